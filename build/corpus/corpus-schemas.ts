@@ -1,0 +1,290 @@
+/**
+ * JSON Schemas of every corpus file: the one definition of the corpus format, enforced by ajv at load
+ * time and documented in corpus/README.md. Cross-file rules live in check-corpus-references.ts.
+ */
+import { CHANGE_TYPES, FUNDING_STATUSES } from '../contract/vocab-enums.ts';
+
+const date = { type: 'string', format: 'date' } as const;
+const slug = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80 } as const;
+const programId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$' } as const;
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+const stringList = { type: 'array', items: nonEmpty, uniqueItems: true } as const;
+
+/** `corpus/manifest.json`: one object naming the dataset and its publication choices. */
+export const manifestSchema = {
+  $id: 'corpus:manifest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['dataset', 'contractVersion', 'asOf', 'defaultCity', 'sampleCity', 'exclusionPolicyVersion', 'readiness'],
+  properties: {
+    dataset: nonEmpty,
+    contractVersion: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+    asOf: date,
+    defaultCity: slug,
+    sampleCity: slug,
+    exclusionPolicyVersion: { type: 'integer', minimum: 1 },
+    readiness: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['thresholds', 'commercialRelease'],
+      properties: {
+        thresholds: {
+          type: 'object',
+          additionalProperties: false,
+          required: [
+            'minLicensedPrograms', 'minCitiesCovered', 'maxDeadLinkShare', 'maxUnverifiedShare',
+            'maxFactErrorRate', 'maxAuditAgeDays',
+          ],
+          properties: {
+            minLicensedPrograms: { type: 'integer', minimum: 0 },
+            minCitiesCovered: { type: 'integer', minimum: 0 },
+            maxDeadLinkShare: { type: 'number', minimum: 0, maximum: 1 },
+            maxUnverifiedShare: { type: 'number', minimum: 0, maximum: 1 },
+            maxFactErrorRate: { type: 'number', minimum: 0, maximum: 1 },
+            maxAuditAgeDays: { type: 'integer', minimum: 1 },
+          },
+        },
+        commercialRelease: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['approved', 'decidedAt', 'note'],
+          properties: {
+            approved: { type: 'boolean' },
+            decidedAt: date,
+            decidedBy: nonEmpty,
+            note: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** One line of `corpus/cities.ndjson`: spec 2.6 plus the registry status (only `live` is licensed). */
+export const cityRowSchema = {
+  $id: 'corpus:city',
+  type: 'object',
+  additionalProperties: false,
+  required: ['slug', 'name', 'state', 'stateAbbr', 'status'],
+  properties: {
+    slug,
+    name: nonEmpty,
+    state: nonEmpty,
+    stateAbbr: { type: 'string', pattern: '^[A-Z]{2}$' },
+    status: { enum: ['live', 'pending', 'paused', 'retired'] },
+    description: { type: 'string' },
+    lastUpdated: date,
+    lat: { type: 'number', minimum: -90, maximum: 90 },
+    lng: { type: 'number', minimum: -180, maximum: 180 },
+    medianHomeValue: { type: 'integer', minimum: 0 },
+    population: { type: 'integer', minimum: 0 },
+    preWarHousingPct: { type: 'integer', minimum: 0, maximum: 100 },
+  },
+} as const;
+
+/**
+ * The correctable program fields of spec 2.1 (everything but the derived `freshness` and `contractor`).
+ * Shared by program rows and by corrections, which must leave a row that still validates.
+ */
+export const programFieldSchemas = {
+  id: programId,
+  name: nonEmpty,
+  source: nonEmpty,
+  eligibilityType: { ...stringList, minItems: 1 },
+  fundingStatus: { enum: FUNDING_STATUSES },
+  url: { anyOf: [{ type: 'string', format: 'uri', pattern: '^https?://' }, { type: 'null' }] },
+  category: nonEmpty,
+  deadline: { type: ['string', 'null'] },
+  deadline_es: { type: ['string', 'null'] },
+  description: { type: 'string' },
+  description_es: { type: 'string' },
+  incomeRequirement: nonEmpty,
+  matchRate: { type: ['number', 'string', 'null'] },
+  maxAmount: { anyOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] },
+  maxAmountLabel: { type: 'string' },
+  maxAmountLabel_es: { type: 'string' },
+  phone: { type: ['string', 'null'] },
+  projectTypes: stringList,
+  specialPopulations: stringList,
+} as const;
+
+export type ProgramFieldName = keyof typeof programFieldSchemas;
+
+/**
+ * One line of `corpus/programs/<city>.ndjson` or `corpus/national.ndjson`. Unknown keys are allowed
+ * (maintainers' working notes, future fields) and never reach a response: serving goes through the
+ * published Program schema (spec 9.5). `scope` is internal: `adjacent` marks a row outside home repair.
+ */
+export const programRowSchema = {
+  $id: 'corpus:program',
+  type: 'object',
+  additionalProperties: true,
+  required: ['id', 'name', 'source', 'eligibilityType', 'fundingStatus', 'url'],
+  properties: {
+    ...programFieldSchemas,
+    scope: { enum: ['home-repair', 'adjacent'] },
+    freshness: false,
+    contractor: false,
+  },
+} as const;
+
+/** One line of `corpus/policy/adjacent-scope.ndjson`: a rule that withholds rows outside home repair. */
+export const adjacentRuleSchema = {
+  $id: 'corpus:adjacent-rule',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'match', 'reason'],
+  properties: {
+    id: slug,
+    match: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        category: nonEmpty,
+        scope: { const: 'adjacent' },
+        nameContains: nonEmpty,
+      },
+    },
+    reason: nonEmpty,
+  },
+} as const;
+
+/** One line of `corpus/policy/quarantine.ndjson`: a known-problem record withheld from every response. */
+export const quarantineEntrySchema = {
+  $id: 'corpus:quarantine',
+  type: 'object',
+  additionalProperties: false,
+  required: ['city', 'programId', 'reason', 'since'],
+  properties: { city: slug, programId, reason: nonEmpty, since: date },
+} as const;
+
+/**
+ * One line of `corpus/evidence/link-checks.ndjson`: one attempt to fetch a cited URL. The latest attempt
+ * per URL decides `linkStatus`; `inconclusive` keeps its date but reads as `unchecked`. `pageClass`
+ * says whether a live page is about the program itself or is a generic agency page.
+ */
+export const linkCheckSchema = {
+  $id: 'corpus:link-check',
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'checkedAt', 'outcome', 'httpStatus'],
+  properties: {
+    url: { type: 'string', format: 'uri', pattern: '^https?://' },
+    checkedAt: date,
+    outcome: { enum: ['live', 'dead', 'bot-blocked', 'inconclusive'] },
+    httpStatus: { anyOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { type: 'null' }] },
+    pageClass: { enum: ['program', 'agency'] },
+  },
+  if: { properties: { outcome: { const: 'live' } } },
+  then: { required: ['pageClass'] },
+} as const;
+
+/**
+ * One line of `corpus/evidence/source-reviews.ndjson`: a dated model-assisted review of a program's cited
+ * page. `identity` reviews judge only whether the page is the program; `amount` reviews also quote the
+ * page's benefit ceiling verbatim, and say whether that quote was found mechanically in fetched text.
+ */
+export const sourceReviewSchema = {
+  $id: 'corpus:source-review',
+  type: 'object',
+  additionalProperties: false,
+  required: ['city', 'programId', 'reviewedAt', 'kind', 'identityMatch'],
+  properties: {
+    city: slug,
+    programId,
+    reviewedAt: date,
+    kind: { enum: ['identity', 'amount'] },
+    identityMatch: { type: 'boolean' },
+    amountQuote: nonEmpty,
+    quoteFoundInPage: { type: 'boolean' },
+  },
+  if: { properties: { kind: { const: 'amount' } } },
+  then: { required: ['amountQuote', 'quoteFoundInPage'] },
+  else: { not: { anyOf: [{ required: ['amountQuote'] }, { required: ['quoteFoundInPage'] }] } },
+} as const;
+
+/** One line of `corpus/corrections.ndjson`: a durable manual fix applied over the stored row at build. */
+export const correctionSchema = {
+  $id: 'corpus:correction',
+  type: 'object',
+  additionalProperties: false,
+  required: ['city', 'programId', 'field', 'value', 'reason', 'date'],
+  properties: {
+    city: slug,
+    programId,
+    field: { enum: Object.keys(programFieldSchemas).filter((name) => name !== 'id') },
+    value: true,
+    reason: nonEmpty,
+    date,
+  },
+} as const;
+
+/** `corpus/vocabularies.json`: the allowed facet values, and the aliases the `project` filter accepts. */
+export const vocabulariesSchema = {
+  $id: 'corpus:vocabularies',
+  type: 'object',
+  additionalProperties: false,
+  required: ['categories', 'projectTypes', 'eligibilityTypes', 'specialPopulations', 'projectAliases'],
+  properties: {
+    categories: { ...stringList, items: slug },
+    projectTypes: { ...stringList, items: slug },
+    eligibilityTypes: { ...stringList, items: slug },
+    specialPopulations: { ...stringList, items: slug },
+    projectAliases: { type: 'object', propertyNames: slug, additionalProperties: slug },
+  },
+} as const;
+
+/** One line of `corpus/changes.ndjson`: a spec 2.7 change event with its durable id. */
+export const changeEventRowSchema = {
+  $id: 'corpus:change-event',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'detectedAt', 'city', 'programName', 'type', 'fromStatus', 'toStatus'],
+  properties: {
+    id: { type: 'integer', minimum: 1 },
+    detectedAt: { type: 'string', format: 'date-time' },
+    city: slug,
+    programId,
+    programName: { type: ['string', 'null'] },
+    type: { enum: CHANGE_TYPES },
+    fromStatus: { type: ['string', 'null'] },
+    toStatus: { type: ['string', 'null'] },
+    fromAmount: { type: ['number', 'null'] },
+    toAmount: { type: ['number', 'null'] },
+  },
+} as const;
+
+/**
+ * `corpus/reports/<name>.json`: a frozen report artifact. Each publishes its own manifest (what it
+ * measured and how) and its records; the fact audit also carries the summary readiness reads.
+ */
+export const reportArtifactSchema = {
+  $id: 'corpus:report',
+  type: 'object',
+  additionalProperties: false,
+  required: ['artifact', 'version', 'completedAt', 'manifest', 'records'],
+  properties: {
+    artifact: nonEmpty,
+    version: { type: 'integer', minimum: 1 },
+    completedAt: { type: 'string', format: 'date-time' },
+    manifest: { type: 'object' },
+    summary: {
+      type: 'object',
+      required: ['recordsAudited', 'factErrors'],
+      properties: {
+        recordsAudited: { type: 'integer', minimum: 0 },
+        factErrors: { type: 'integer', minimum: 0 },
+      },
+    },
+    records: { type: 'array', items: { type: 'object' } },
+  },
+} as const;
+
+/** The report artifacts spec 4.2 serves, by file name under `corpus/reports/`. Each may be absent. */
+export const REPORT_NAMES = [
+  'fact-audit-latest',
+  'fact-audit-legacy-2026-06-17',
+  'state-home-improvement-2026',
+] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
