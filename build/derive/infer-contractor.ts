@@ -1,0 +1,77 @@
+/** Infers a record's spec 2.3 `contractor` object from its English text with the phrase rules of contractor-rules.ts. */
+import type { ContractorRequirement, Disbursement } from '../contract/vocab-enums.ts';
+import type { Contractor } from './contractor-types.ts';
+import { contractorRules, type PhraseRule } from './contractor-rules.ts';
+
+/** The English fields the inference reads; Spanish variants are translations and add no signal. */
+export interface ContractorText {
+  name: string;
+  description?: string;
+  category?: string;
+  maxAmountLabel?: string;
+  matchRate?: number | string | null;
+  projectTypes?: readonly string[];
+}
+
+/** Disbursements that pay out without any construction work being contracted. */
+const NO_CONTRACTOR_DISBURSEMENTS: readonly Disbursement[] = ['tax-benefit', 'point-of-sale'];
+
+/**
+ * Classifies how a contractor is involved and how the money flows.
+ *
+ * - `requirement`, first match wins: `required` when a contractorRequired rule matches (the text says a
+ *   licensed/approved/certified contractor must be used, or the program hires or assigns one); `none`
+ *   when the disbursement is a tax benefit or point of sale, or the text allows DIY, self-help or tool
+ *   lending; `likely` when the text names construction-type work; otherwise `none`.
+ * - `disbursement`: first matching rule of contractorRules.disbursement (precedence documented there),
+ *   `unknown` when none matches. A stored positive matchRate counts as the word "matching".
+ * - Booleans are measured signals (true only when the text states it); contractorRequired equals
+ *   requirement `required`; fundsContractorWork is also true for a required contractor or direct pay.
+ * - `repayment` is emitted only when a repayment rule matches.
+ *
+ * Fields are joined as separate sentences so a rule never pairs words from two fields; category and
+ * project-type slugs are read with their hyphens as spaces ("tax-credit" reads "tax credit").
+ */
+export function inferContractor(text: ContractorText): Contractor {
+  const prose = readableText(text);
+  const disbursement = firstValue(contractorRules.disbursement, prose) ?? 'unknown';
+  const contractorRequired = anyMatch(contractorRules.contractorRequired, prose);
+  const requirement = chooseRequirement(contractorRequired, disbursement, prose);
+  const repayment = firstValue(contractorRules.repayment, prose);
+  return {
+    requirement,
+    disbursement,
+    contractorRequired,
+    fundsContractorWork: contractorRequired || disbursement === 'direct-pay' || anyMatch(contractorRules.fundsContractorWork, prose),
+    hasCashGap: anyMatch(contractorRules.cashGap, prose),
+    ...(repayment === undefined ? {} : { repayment }),
+    requiresBidToApply: anyMatch(contractorRules.bidToApply, prose),
+  };
+}
+
+function chooseRequirement(contractorRequired: boolean, disbursement: Disbursement, prose: string): ContractorRequirement {
+  if (contractorRequired) return 'required';
+  if (NO_CONTRACTOR_DISBURSEMENTS.includes(disbursement) || anyMatch(contractorRules.selfPerformed, prose)) return 'none';
+  return anyMatch(contractorRules.construction, prose) ? 'likely' : 'none';
+}
+
+function readableText(text: ContractorText): string {
+  const slugs = [text.category, ...(text.projectTypes ?? [])].map((slug) => slug?.replaceAll('-', ' '));
+  const parts = [text.name, text.description, text.maxAmountLabel, ...slugs];
+  if (hasMatchRate(text.matchRate)) parts.push('matching');
+  return parts.filter((part): part is string => part !== undefined && part.trim() !== '').join('. ');
+}
+
+/** A number above zero, or text with a non-zero digit ("50%", "1:1"); "none" and 0 are no signal. */
+function hasMatchRate(matchRate: ContractorText['matchRate']): boolean {
+  if (typeof matchRate === 'number') return matchRate > 0;
+  return typeof matchRate === 'string' && /[1-9]/.test(matchRate);
+}
+
+function firstValue<T>(rules: readonly PhraseRule<T>[], prose: string): T | undefined {
+  return rules.find((rule) => rule.pattern.test(prose))?.value;
+}
+
+function anyMatch(rules: readonly PhraseRule<true>[], prose: string): boolean {
+  return rules.some((rule) => rule.pattern.test(prose));
+}
