@@ -1,0 +1,107 @@
+/**
+ * The Program record (spec 2.1-2.3): the schema served at `/api/dataset/schema`, published in OpenAPI,
+ * used by the build to serialize every record (property order = serialized key order) and by tests.
+ */
+import {
+  CONFIDENCE_TIERS, CONTRACTOR_REQUIREMENTS, DISBURSEMENTS, FUNDING_STATUSES, LINK_STATUSES, REPAYMENTS,
+} from './vocab-enums.ts';
+import { JSON_SCHEMA_DIALECT } from './api-version.ts';
+
+const nullableDate = { type: ['string', 'null'], format: 'date' } as const;
+
+/** Spec 2.2: evidence of freshness attached to every served record. */
+export const freshnessSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['linkStatus', 'confidence'],
+  properties: {
+    linkStatus: { enum: LINK_STATUSES },
+    confidence: { enum: CONFIDENCE_TIERS },
+    lastChecked: nullableDate,
+    sourceReviewed: { type: 'boolean' },
+    sourceReviewStale: { type: 'boolean' },
+    sourceProgramVerified: { type: 'boolean' },
+    sourceAmountVerified: { type: 'boolean' },
+    sourceVerified: { type: 'boolean' },
+    sourceQuoteVerified: { type: 'boolean' },
+    sourceEvidence: { type: ['string', 'null'] },
+    sourceVerifiedAmount: { type: ['string', 'null'] },
+    sourceVerifiedAt: nullableDate,
+  },
+} as const;
+
+/** Spec 2.3: serve-time contractor classification inferred from program text. */
+export const contractorSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['requirement', 'disbursement'],
+  properties: {
+    requirement: { enum: CONTRACTOR_REQUIREMENTS },
+    disbursement: { enum: DISBURSEMENTS },
+    contractorRequired: { type: 'boolean' },
+    fundsContractorWork: { type: 'boolean' },
+    hasCashGap: { type: 'boolean' },
+    repayment: { enum: REPAYMENTS },
+    requiresBidToApply: { type: 'boolean' },
+  },
+} as const;
+
+const programProperties = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  source: { type: 'string' },
+  eligibilityType: { type: 'array', items: { type: 'string' } },
+  fundingStatus: { enum: FUNDING_STATUSES },
+  url: { type: ['string', 'null'], format: 'uri' },
+  category: { type: 'string' },
+  deadline: { type: ['string', 'null'] },
+  deadline_es: { type: ['string', 'null'] },
+  description: { type: 'string' },
+  description_es: { type: 'string' },
+  incomeRequirement: { type: 'string' },
+  matchRate: { type: ['number', 'string', 'null'] },
+  maxAmount: { type: ['number', 'null'] },
+  maxAmountLabel: { type: 'string' },
+  maxAmountLabel_es: { type: 'string' },
+  phone: { type: ['string', 'null'] },
+  projectTypes: { type: 'array', items: { type: 'string' } },
+  specialPopulations: { type: 'array', items: { type: 'string' } },
+  contractor: contractorSchema,
+  freshness: freshnessSchema,
+} as const;
+
+const programRequired = ['id', 'name', 'source', 'eligibilityType', 'fundingStatus', 'url'] as const;
+
+/** The Program record schema, embeddable (no `$id`) in envelopes and OpenAPI components. */
+export const programSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: programRequired,
+  properties: programProperties,
+} as const;
+
+/** Spec 2.4: a flat-export row is a Program plus the live-city slug it belongs to. */
+export const exportRowSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['city', ...programRequired],
+  properties: { city: { type: 'string' }, ...programProperties },
+} as const;
+
+/** The standalone document served at `/api/dataset/schema` (spec 2.5). */
+export const programSchemaDocument = {
+  $schema: JSON_SCHEMA_DIALECT,
+  $id: 'urn:home-repair-api:schema:program:1',
+  title: 'Program',
+  description: 'A home-repair assistance program record as served by the licensed API. A schema is not an offer, a delivery receipt or a source-rights approval.',
+  ...programSchema,
+} as const;
+
+/** The standalone document served at `/api/dataset/export-schema` (spec 2.4, 2.5). */
+export const exportRowSchemaDocument = {
+  $schema: JSON_SCHEMA_DIALECT,
+  $id: 'urn:home-repair-api:schema:export-row:1',
+  title: 'ExportRow',
+  description: 'One flat-export row: a Program plus its licensed live-city slug. A schema is not an offer, a delivery receipt or a source-rights approval.',
+  ...exportRowSchema,
+} as const;

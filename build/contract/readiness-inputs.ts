@@ -1,0 +1,10 @@
+/** The build-time half of readiness (spec 2.9), stored in the snapshot; the gateway adds infrastructure and time. */
+import type { Manifest } from '../corpus/corpus-types.ts';
+
+/** Everything readiness needs from the dataset itself. */
+export interface ReadinessInputs {
+  thresholds: Manifest['readiness']['thresholds'];
+  commercialRelease: { approved: boolean; decidedAt: string; note: string };
+  strictAudit: { present: boolean; artifact: string | null; completedAt: string | null; recordsAudited: number; factErrors: number };
+  dataHealth: { licensedPrograms: number; citiesCovered: number; deadLinkShare: number; unverifiedShare: number };
+}

@@ -1,0 +1,63 @@
+/** Checks one program row against the row schema, the vocabularies and its corrections. */
+import type { ValidateFunction } from 'ajv';
+import type { CorpusProblem } from './corpus-problem.ts';
+import type { Correction, ProgramRow, Vocabularies } from './corpus-types.ts';
+import { describeFailures } from './schema-validator.ts';
+import { applyCorrections } from '../derive/apply-corrections.ts';
+
+/** What a row is checked against; built once per load. */
+export interface ProgramRowContext {
+  validateRow: ValidateFunction;
+  vocabularies: Vocabularies;
+  /** Where each correction was written, so a correction that breaks a row is reported at its own line. */
+  correctionLine: (correction: Correction) => number;
+  correctionsFile: string;
+}
+
+const VOCABULARY_FIELDS = [
+  ['category', 'categories'],
+  ['projectTypes', 'projectTypes'],
+  ['eligibilityType', 'eligibilityTypes'],
+  ['specialPopulations', 'specialPopulations'],
+] as const;
+
+/** Reports every problem of one row; returns whether the row (and its corrected form) is valid. */
+export function checkProgramRow(
+  value: unknown,
+  where: { file: string; line: number },
+  corrections: readonly Correction[],
+  context: ProgramRowContext,
+  problems: CorpusProblem[],
+): value is ProgramRow {
+  const failures = describeFailures(context.validateRow, value);
+  for (const failure of failures) problems.push({ ...where, path: failure.path, message: failure.message });
+  if (failures.length > 0) return false;
+  const row = value as ProgramRow;
+  checkVocabulary(row, where, context.vocabularies, problems);
+  for (const correction of corrections) {
+    const corrected = applyCorrections(row, [correction]);
+    for (const failure of describeFailures(context.validateRow, corrected)) {
+      problems.push({
+        file: context.correctionsFile,
+        line: context.correctionLine(correction),
+        path: '$.value',
+        message: `leaves ${where.file}:${where.line} invalid: ${failure.path} ${failure.message}`,
+      });
+    }
+  }
+  return true;
+}
+
+function checkVocabulary(row: ProgramRow, where: { file: string; line: number }, vocabularies: Vocabularies, problems: CorpusProblem[]): void {
+  for (const [field, vocabulary] of VOCABULARY_FIELDS) {
+    const allowed = vocabularies[vocabulary];
+    const stored = row[field];
+    if (stored === undefined) continue;
+    const values = Array.isArray(stored) ? stored : [stored];
+    values.forEach((member, index) => {
+      if (allowed.includes(member)) return;
+      const path = Array.isArray(stored) ? `$.${field}[${index}]` : `$.${field}`;
+      problems.push({ ...where, path, message: `${JSON.stringify(member)} is not in vocabularies.json ${vocabulary}` });
+    });
+  }
+}

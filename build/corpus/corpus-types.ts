@@ -1,0 +1,81 @@
+/** TypeScript views of the corpus files, derived from their JSON Schemas so the two never drift. */
+import type { FromSchema } from 'json-schema-to-ts';
+import type {
+  adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
+  quarantineEntrySchema, reportArtifactSchema, ReportName, sourceReviewSchema, vocabulariesSchema,
+} from './corpus-schemas.ts';
+import type { FundingStatus } from '../contract/vocab-enums.ts';
+
+export type Manifest = FromSchema<typeof manifestSchema>;
+export type CityRow = FromSchema<typeof cityRowSchema>;
+export type AdjacentRule = FromSchema<typeof adjacentRuleSchema>;
+export type QuarantineEntry = FromSchema<typeof quarantineEntrySchema>;
+export type LinkCheck = Omit<FromSchema<typeof linkCheckSchema>, 'pageClass'> & { pageClass?: 'program' | 'agency' };
+export type SourceReview = {
+  city: string;
+  programId: string;
+  reviewedAt: string;
+  kind: 'identity' | 'amount';
+  identityMatch: boolean;
+  amountQuote?: string;
+  quoteFoundInPage?: boolean;
+};
+export type Correction = FromSchema<typeof correctionSchema>;
+export type Vocabularies = FromSchema<typeof vocabulariesSchema>;
+export type ChangeEventRow = FromSchema<typeof changeEventRowSchema>;
+export type ReportArtifact = FromSchema<typeof reportArtifactSchema>;
+
+/**
+ * A program row as stored. Written out rather than inferred because the row schema admits unknown keys,
+ * which FromSchema would widen to `unknown`; `programFieldSchemas` in corpus-schemas.ts is the authority.
+ */
+export interface ProgramRow {
+  id: string;
+  name: string;
+  source: string;
+  eligibilityType: string[];
+  fundingStatus: FundingStatus;
+  url: string | null;
+  category?: string;
+  deadline?: string | null;
+  deadline_es?: string | null;
+  description?: string;
+  description_es?: string;
+  incomeRequirement?: string;
+  matchRate?: number | string | null;
+  maxAmount?: number | null;
+  maxAmountLabel?: string;
+  maxAmountLabel_es?: string;
+  phone?: string | null;
+  projectTypes?: string[];
+  specialPopulations?: string[];
+  scope?: 'home-repair' | 'adjacent';
+  [internal: string]: unknown;
+}
+
+/** The slug under which the federal layer's evidence and corrections are filed. */
+export const NATIONAL_SLUG = 'national';
+
+/**
+ * A whole corpus, loaded and validated. Program rows are not held: at ten times the published scale they
+ * would not fit the build's memory budget, so readCityPrograms re-reads one city at a time.
+ */
+export interface Corpus {
+  /** Absolute path of the corpus folder. */
+  root: string;
+  manifest: Manifest;
+  cities: CityRow[];
+  /** Absolute path of each city's program file, by slug, for the cities that have one. */
+  programFiles: ReadonlyMap<string, string>;
+  /** Program ids by city slug (the federal layer under NATIONAL_SLUG), for reference checks. */
+  programIds: ReadonlyMap<string, ReadonlySet<string>>;
+  national: ProgramRow[];
+  adjacentRules: AdjacentRule[];
+  quarantine: QuarantineEntry[];
+  linkChecks: LinkCheck[];
+  sourceReviews: SourceReview[];
+  corrections: Correction[];
+  vocabularies: Vocabularies;
+  changes: ChangeEventRow[];
+  reports: Partial<Record<ReportName, ReportArtifact>>;
+}

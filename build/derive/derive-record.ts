@@ -1,0 +1,84 @@
+/** Turns one stored program row into the record the API serves, with everything counted about it. */
+import type { Corpus, LinkCheck, ProgramRow, SourceReview } from '../corpus/corpus-types.ts';
+import { programSchema } from '../contract/program-schema.ts';
+import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
+import { applyCorrections, indexCorrections, recordKey } from './apply-corrections.ts';
+import { createExclusionClassifier, type Exclusion } from './classify-exclusion.ts';
+import { deriveFreshness } from './derive-freshness.ts';
+import type { Freshness } from './freshness-types.ts';
+import { inferContractor } from './infer-contractor.ts';
+import { deriveProgramFacets, type ProgramFacets } from './program-facets.ts';
+
+/** A served (or withheld) record: its response bytes, facets and the figures health counts. */
+export interface DerivedRecord {
+  id: string;
+  name: string;
+  exclusion: Exclusion;
+  facets: ProgramFacets;
+  /** The record serialized through the published Program schema. */
+  body: string;
+  freshness: Freshness;
+  url: string | null;
+  /** Class of the cited page per the latest live check, when there is one. */
+  pageClass: 'program' | 'agency' | null;
+}
+
+/** Derives records of one corpus; `city` is a city slug or NATIONAL_SLUG. */
+export type RecordDeriver = (city: string, row: ProgramRow, options?: { federalCanonical?: boolean }) => DerivedRecord;
+
+/** Indexes the corpus's evidence, corrections and policy once, and returns the per-row derivation. */
+export function createRecordDeriver(corpus: Corpus): RecordDeriver {
+  const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
+  const reviewsByRecord = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
+  const correctionsByRecord = indexCorrections(corpus.corrections);
+  const classifyExclusion = createExclusionClassifier(corpus.adjacentRules, corpus.quarantine);
+  return (city, stored, options = {}) => {
+    const key = recordKey(city, stored.id);
+    const row = applyCorrections(stored, correctionsByRecord.get(key) ?? []);
+    const linkChecks: readonly LinkCheck[] = row.url === null ? [] : (checksByUrl.get(row.url) ?? []);
+    const reviews: readonly SourceReview[] = reviewsByRecord.get(key) ?? [];
+    const freshness = deriveFreshness({
+      url: row.url,
+      maxAmount: row.maxAmount,
+      isFederalCanonical: options.federalCanonical === true,
+      linkChecks,
+      reviews,
+      asOf: corpus.manifest.asOf,
+    });
+    const contractor = inferContractor({
+      name: row.name,
+      description: row.description,
+      category: row.category,
+      maxAmountLabel: row.maxAmountLabel,
+      matchRate: row.matchRate,
+      projectTypes: row.projectTypes,
+    });
+    return {
+      id: row.id,
+      name: row.name,
+      exclusion: classifyExclusion(city, row),
+      facets: deriveProgramFacets(row, corpus.vocabularies),
+      body: serializeThroughSchema(programSchema, { ...row, contractor, freshness }),
+      freshness,
+      url: row.url,
+      pageClass: latestPageClass(linkChecks),
+    };
+  };
+}
+
+function latestPageClass(checks: readonly LinkCheck[]): 'program' | 'agency' | null {
+  let latest: LinkCheck | undefined;
+  for (const check of checks) if (!latest || check.checkedAt >= latest.checkedAt) latest = check;
+  return latest?.outcome === 'live' ? (latest.pageClass ?? null) : null;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,112 @@
+/**
+ * Counts what dataset health (spec 2.8) reports, one record at a time, honoring the counting rule: row
+ * totals, distinct stored names and locally unique programs are separate measures, never relabeled.
+ */
+import { CONFIDENCE_TIERS, LINK_STATUSES, type ConfidenceTier, type LinkStatus } from '../contract/vocab-enums.ts';
+import type { DerivedRecord } from './derive-record.ts';
+
+type Counts<K extends string> = Record<K, number>;
+
+const zeroes = <K extends string>(keys: readonly K[]): Counts<K> => Object.fromEntries(keys.map((key) => [key, 0])) as Counts<K>;
+
+/** Accumulates health figures over the live cities' records and the federal layer. */
+export class HealthTally {
+  totalRows = 0;
+  licensedRows = 0;
+  quarantinedRows = 0;
+  outOfScopeRows = 0;
+  federalRows = 0;
+  servedFederalRows = 0;
+  readonly linkHealth = zeroes<LinkStatus>(LINK_STATUSES);
+  readonly licensedLinkHealth = zeroes<LinkStatus>(LINK_STATUSES);
+  readonly licensedConfidence = zeroes<ConfidenceTier>(CONFIDENCE_TIERS);
+  readonly licensedSourceClasses: Record<string, number> = {};
+  readonly licensedDomains: Record<string, number> = {};
+  readonly review = { reviewed: 0, staleReviews: 0, identityMatched: 0, amountVerified: 0, quoteVerified: 0 };
+  lastLinkCheck: string | null = null;
+  #citiesWithLicensed = new Set<string>();
+  /** Normalized name -> the cities it is stored in, for all rows and for licensed rows. */
+  #names = new Map<string, Set<string>>();
+  #licensedNames = new Map<string, Set<string>>();
+
+  /** Counts one city-program row. */
+  addCityRecord(city: string, record: DerivedRecord): void {
+    this.totalRows += 1;
+    this.linkHealth[record.freshness.linkStatus] += 1;
+    this.#noteLastCheck(record.freshness.lastChecked);
+    addName(this.#names, record.name, city);
+    if (record.exclusion === 'quarantined') this.quarantinedRows += 1;
+    if (record.exclusion === 'adjacent') this.outOfScopeRows += 1;
+    if (record.exclusion !== 'served') return;
+    this.licensedRows += 1;
+    this.#citiesWithLicensed.add(city);
+    addName(this.#licensedNames, record.name, city);
+    this.licensedLinkHealth[record.freshness.linkStatus] += 1;
+    this.licensedConfidence[record.freshness.confidence] += 1;
+    increment(this.licensedSourceClasses, sourceClass(record));
+    const host = normalizedHost(record.url);
+    if (host) increment(this.licensedDomains, host);
+    const freshness = record.freshness;
+    if (freshness.sourceReviewed) this.review.reviewed += 1;
+    if (freshness.sourceReviewStale) this.review.staleReviews += 1;
+    if (freshness.sourceProgramVerified) this.review.identityMatched += 1;
+    if (freshness.sourceAmountVerified) this.review.amountVerified += 1;
+    if (freshness.sourceQuoteVerified) this.review.quoteVerified += 1;
+  }
+
+  /** Counts one record of the federal layer (not a city-program row). */
+  addFederalRecord(record: DerivedRecord): void {
+    this.federalRows += 1;
+    if (record.exclusion === 'served') this.servedFederalRows += 1;
+  }
+
+  get citiesCovered(): number {
+    return this.#citiesWithLicensed.size;
+  }
+
+  /** Distinct stored names, and names stored in exactly one city, over all rows and licensed rows. */
+  nameMeasures(): { distinct: number; locallyUnique: number; licensedDistinct: number; licensedLocallyUnique: number } {
+    const unique = (names: Map<string, Set<string>>) => [...names.values()].filter((cities) => cities.size === 1).length;
+    return {
+      distinct: this.#names.size,
+      locallyUnique: unique(this.#names),
+      licensedDistinct: this.#licensedNames.size,
+      licensedLocallyUnique: unique(this.#licensedNames),
+    };
+  }
+
+  #noteLastCheck(date: string | null | undefined): void {
+    if (date && (this.lastLinkCheck === null || date > this.lastLinkCheck)) this.lastLinkCheck = date;
+  }
+}
+
+/** Source classes of licensed rows: what kind of page the cited URL is, as far as evidence shows. */
+export const SOURCE_CLASSES = ['program-page', 'agency-page', 'unclassified', 'no-url'] as const;
+
+function sourceClass(record: DerivedRecord): (typeof SOURCE_CLASSES)[number] {
+  if (record.url === null) return 'no-url';
+  if (record.pageClass === 'program') return 'program-page';
+  if (record.pageClass === 'agency') return 'agency-page';
+  return 'unclassified';
+}
+
+/** Lowercased host without a leading `www.`; the exact normalization licensedSourceDomainCounts uses. */
+export function normalizedHost(url: string | null): string | undefined {
+  if (url === null) return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return undefined;
+  }
+}
+
+function addName(names: Map<string, Set<string>>, name: string, city: string): void {
+  const key = name.trim().replace(/\s+/g, ' ').toLowerCase();
+  const cities = names.get(key);
+  if (cities) cities.add(city);
+  else names.set(key, new Set([city]));
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

@@ -1,0 +1,56 @@
+/**
+ * The snapshot file's layout: the one contract between the build (writer) and the gateway (reader).
+ * Bump SNAPSHOT_FORMAT_VERSION whenever a table, column or document name changes meaning.
+ */
+
+/** Identifies a home-repair-api snapshot; stored in `meta.format` and as SQLite's application_id. */
+export const SNAPSHOT_FORMAT = 'hra-snapshot';
+export const SNAPSHOT_FORMAT_VERSION = 1;
+/** SQLite `PRAGMA application_id` of every snapshot ("HRA1" as a big-endian integer). */
+export const SNAPSHOT_APPLICATION_ID = 0x48524131;
+
+/** Tables, created before the inserts; indexes come after them (STYLE 21). */
+export const SNAPSHOT_TABLES = [
+  'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
+  'CREATE TABLE documents (name TEXT PRIMARY KEY, body BLOB NOT NULL, etag TEXT NOT NULL) WITHOUT ROWID',
+  'CREATE TABLE cities (slug TEXT PRIMARY KEY, ord INTEGER NOT NULL, program_count INTEGER NOT NULL, city_body BLOB NOT NULL, counts_body BLOB NOT NULL) WITHOUT ROWID',
+  'CREATE TABLE programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, withheld TEXT NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (city, id)) WITHOUT ROWID',
+  'CREATE TABLE changes (id INTEGER PRIMARY KEY, city TEXT NOT NULL, detected_at TEXT NOT NULL, visible INTEGER NOT NULL, body BLOB NOT NULL)',
+] as const;
+
+export const SNAPSHOT_INDEXES = [
+  'CREATE INDEX changes_by_city ON changes (city, id)',
+] as const;
+
+/** Keys of the `meta` table. */
+export const META_KEYS = [
+  'format', 'format_version', 'revision', 'api_version', 'dataset', 'default_city', 'sample_city',
+  'exclusion_policy_version', 'as_of', 'revision_document', 'project_aliases', 'readiness_inputs', 'content_digest',
+] as const;
+export type MetaKey = (typeof META_KEYS)[number];
+
+/** Names of precomputed documents; collections are `collection:<slug>` and reports `report:<name>`. */
+export const DOCUMENT = {
+  cities: 'cities',
+  cityCounts: 'cities-counts',
+  healthHead: 'health:head',
+  healthTail: 'health:tail',
+  programSchema: 'schema',
+  exportSchema: 'export-schema',
+  sample: 'sample',
+  national: 'collection:national',
+  collection: (slug: string) => `collection:${slug}`,
+  report: (name: string) => `report:${name}`,
+} as const;
+
+/** `programs.withheld`: `served`, or the policy that withholds the row. */
+export type WithheldValue = 'served' | 'quarantined' | 'adjacent';
+
+/** The tables whose rows the content digest covers, each read in primary-key order. */
+export const CONTENT_QUERIES = [
+  "SELECT key, value FROM meta WHERE key <> 'content_digest' ORDER BY key",
+  'SELECT name, body, etag FROM documents ORDER BY name',
+  'SELECT slug, ord, program_count, city_body, counts_body FROM cities ORDER BY slug',
+  'SELECT city, id, ord, withheld, facets, body FROM programs ORDER BY city, id',
+  'SELECT id, city, detected_at, visible, body FROM changes ORDER BY id',
+] as const;

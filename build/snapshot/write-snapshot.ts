@@ -1,0 +1,193 @@
+/**
+ * Writes a snapshot: every byte the gateway serves, precomputed, into one SQLite file. Same corpus, same
+ * code, same bytes: no clock, random value or absolute path is written, rows go in a fixed order.
+ */
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { cityWithCountSchema, citySchema } from '../contract/city-schema.ts';
+import { changeEventSchema } from '../contract/change-feed-schema.ts';
+import { API_VERSION } from '../contract/api-version.ts';
+import { exportRowSchemaDocument, programSchemaDocument } from '../contract/program-schema.ts';
+import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE } from '../contract/program-list-bytes.ts';
+import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
+import type { Corpus } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { readCityPrograms } from '../corpus/load-corpus.ts';
+import { recordKey } from '../derive/apply-corrections.ts';
+import { composeHealth } from '../derive/compose-health.ts';
+import { createRecordDeriver, type DerivedRecord } from '../derive/derive-record.ts';
+import { HealthTally } from '../derive/tally-health.ts';
+import type { Revision, RevisionDocument } from '../revision/compute-revision.ts';
+import { liveCitySlugs } from '../revision/compute-revision.ts';
+import { computeContentDigest } from './content-digest.ts';
+import {
+  DOCUMENT, SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, SNAPSHOT_TABLES,
+  type MetaKey,
+} from './snapshot-format.ts';
+
+/** What a finished snapshot holds, for the build's summary line and its tests. */
+export interface SnapshotSummary {
+  cities: number;
+  rows: number;
+  licensedRows: number;
+  withheldRows: number;
+  changes: number;
+  confidence: Record<string, number>;
+  linkStatus: Record<string, number>;
+}
+
+/** Writes the snapshot of `corpus` at `revision` to `file`, which must not exist yet. */
+export function writeSnapshot(
+  corpus: Corpus,
+  revision: { revision: Revision; document: RevisionDocument },
+  file: string,
+  onProgress: (message: string) => void = () => {},
+): SnapshotSummary {
+  const db = new Database(file);
+  try {
+    // Rollback journal, not WAL, so the finished file opens cleanly read-only (STYLE 21).
+    db.pragma('journal_mode = DELETE');
+    db.pragma('page_size = 4096');
+    db.pragma('synchronous = OFF');
+    db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
+    db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
+    for (const sql of SNAPSHOT_TABLES) db.exec(sql);
+    const summary = db.transaction(() => fill(db, corpus, revision, onProgress))();
+    for (const sql of SNAPSHOT_INDEXES) db.exec(sql);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('content_digest', ?)").run(computeContentDigest(db));
+    return summary;
+  } finally {
+    db.close();
+  }
+}
+
+function fill(
+  db: Database.Database,
+  corpus: Corpus,
+  { revision, document }: { revision: Revision; document: RevisionDocument },
+  onProgress: (message: string) => void,
+): SnapshotSummary {
+  const insertDocument = db.prepare('INSERT INTO documents (name, body, etag) VALUES (?, ?, ?)');
+  const putDocument = (name: string, body: string | Buffer) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    insertDocument.run(name, bytes, strongEtag(bytes));
+  };
+  const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, withheld, facets, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertCity = db.prepare('INSERT INTO cities (slug, ord, program_count, city_body, counts_body) VALUES (?, ?, ?, ?, ?)');
+  const insertChange = db.prepare('INSERT INTO changes (id, city, detected_at, visible, body) VALUES (?, ?, ?, ?, ?)');
+  const policyVersion = corpus.manifest.exclusionPolicyVersion;
+  const derive = createRecordDeriver(corpus);
+  const tally = new HealthTally();
+  const withheld = new Set<string>();
+  const servedCounts = new Map<string, number>();
+  let sample = { bodies: [] as Buffer[], excluded: 0 };
+
+  const storeRecords = (city: string, records: DerivedRecord[]) => {
+    const bodies: Buffer[] = [];
+    let excluded = 0;
+    records.forEach((record, ord) => {
+      const body = Buffer.from(record.body, 'utf8');
+      insertProgram.run(city, record.id, ord, record.exclusion, JSON.stringify(record.facets), body);
+      if (record.exclusion === 'served') bodies.push(body);
+      else {
+        excluded += 1;
+        withheld.add(recordKey(city, record.id));
+      }
+    });
+    putDocument(DOCUMENT.collection(city), programListBytes(
+      { city, datasetRevision: revision, excludedBySafetyPolicy: excluded, exclusionPolicyVersion: policyVersion, scope: city === NATIONAL_SLUG ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY },
+      bodies,
+    ));
+    return { bodies, excluded };
+  };
+
+  const slugs = liveCitySlugs(corpus);
+  const started = Date.now();
+  slugs.forEach((slug, index) => {
+    const records = byId(readCityPrograms(corpus, slug)).map((row) => derive(slug, row));
+    for (const record of records) tally.addCityRecord(slug, record);
+    const collection = storeRecords(slug, records);
+    servedCounts.set(slug, collection.bodies.length);
+    if (slug === corpus.manifest.sampleCity) sample = collection;
+    if ((index + 1) % 2000 === 0) onProgress(`build: ${index + 1}/${slugs.length} cities, ${tally.totalRows} rows, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+  const national = byId(corpus.national).map((row) => derive(NATIONAL_SLUG, row, { federalCanonical: true }));
+  for (const record of national) tally.addFederalRecord(record);
+  storeRecords(NATIONAL_SLUG, national);
+
+  putDocument(DOCUMENT.sample, programListBytes(
+    { city: corpus.manifest.sampleCity, datasetRevision: revision, excludedBySafetyPolicy: sample.excluded, exclusionPolicyVersion: policyVersion, sample: true, scope: SCOPE_SAMPLE },
+    sample.bodies,
+  ));
+
+  const liveCities = corpus.cities.filter((city) => city.status === 'live').sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const cityBodies: string[] = [];
+  const countBodies: string[] = [];
+  let totalPrograms = 0;
+  liveCities.forEach((city, ord) => {
+    const programCount = servedCounts.get(city.slug) ?? 0;
+    const cityBody = serializeThroughSchema(citySchema, city);
+    const countsBody = serializeThroughSchema(cityWithCountSchema, { ...city, programCount });
+    insertCity.run(city.slug, ord, programCount, Buffer.from(cityBody), Buffer.from(countsBody));
+    cityBodies.push(cityBody);
+    countBodies.push(countsBody);
+    totalPrograms += programCount;
+  });
+  putDocument(DOCUMENT.cities, `{"cities":[${cityBodies.join(',')}],"count":${cityBodies.length},"datasetRevision":"${revision}"}`);
+  putDocument(DOCUMENT.cityCounts, `{"cities":[${countBodies.join(',')}],"count":${countBodies.length},"datasetRevision":"${revision}","totalPrograms":${totalPrograms}}`);
+
+  const liveSlugs = new Set(slugs);
+  let changeCount = 0;
+  for (const event of [...corpus.changes].sort((a, b) => a.id - b.id)) {
+    // Change rows carry no scope field (spec 2.7): visibility is decided here, from the city and the record.
+    const visible = liveSlugs.has(event.city) && (event.programId === undefined || !withheld.has(recordKey(event.city, event.programId)));
+    insertChange.run(event.id, event.city, event.detectedAt, visible ? 1 : 0, Buffer.from(serializeThroughSchema(changeEventSchema, event)));
+    changeCount += 1;
+  }
+
+  const health = composeHealth(corpus, revision, tally);
+  putDocument(DOCUMENT.healthHead, health.head);
+  putDocument(DOCUMENT.healthTail, health.tail);
+  putDocument(DOCUMENT.programSchema, JSON.stringify(programSchemaDocument));
+  putDocument(DOCUMENT.exportSchema, JSON.stringify(exportRowSchemaDocument));
+  for (const [name, report] of Object.entries(corpus.reports)) putDocument(DOCUMENT.report(name), JSON.stringify(report));
+
+  const aliases: Record<string, string> = Object.fromEntries(corpus.vocabularies.projectTypes.map((type) => [type, type]));
+  for (const [alias, target] of Object.entries(corpus.vocabularies.projectAliases)) aliases[alias] = target;
+  const meta: Record<Exclude<MetaKey, 'content_digest'>, string> = {
+    format: SNAPSHOT_FORMAT,
+    format_version: String(SNAPSHOT_FORMAT_VERSION),
+    revision,
+    api_version: API_VERSION,
+    dataset: corpus.manifest.dataset,
+    default_city: corpus.manifest.defaultCity,
+    sample_city: corpus.manifest.sampleCity,
+    exclusion_policy_version: String(policyVersion),
+    as_of: corpus.manifest.asOf,
+    revision_document: JSON.stringify(document),
+    project_aliases: JSON.stringify(aliases),
+    readiness_inputs: JSON.stringify(health.readinessInputs),
+  };
+  const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+  for (const [key, value] of Object.entries(meta)) insertMeta.run(key, value);
+
+  return {
+    cities: liveCities.length,
+    rows: tally.totalRows,
+    licensedRows: tally.licensedRows,
+    withheldRows: tally.totalRows - tally.licensedRows,
+    changes: changeCount,
+    confidence: { ...tally.licensedConfidence },
+    linkStatus: { ...tally.licensedLinkHealth },
+  };
+}
+
+/** Orders rows by id in code-point order: the served order, independent of file order. */
+function byId<T extends { id: string }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A strong ETag over the exact bytes served. */
+export function strongEtag(bytes: Uint8Array): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
+}
