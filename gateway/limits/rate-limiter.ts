@@ -1,0 +1,41 @@
+import type { LimitTier } from './limit-table.ts';
+import type { LimitPolicy } from './limit-windows.ts';
+
+/**
+ * The outcome of one metered request, carrying what the rate-limit headers need. `limit`, `remaining`
+ * and `resetAt` describe the window closest to exhaustion (see `decideLimit`).
+ */
+export interface LimitDecision {
+  readonly allowed: boolean;
+  /** Quota of the reported window (`X-RateLimit-Limit`). */
+  readonly limit: number;
+  /** Requests left in the reported window, never negative (`X-RateLimit-Remaining`). */
+  readonly remaining: number;
+  /** UTC epoch seconds when the reported window ends (`X-RateLimit-Reset`). */
+  readonly resetAt: number;
+  /** Whole seconds >= 1 until a retry can pass; only when rejected, never before the blocking window ends. */
+  readonly retryAfter?: number;
+  /** Every window the request counted against, enough to render IETF `RateLimit-Policy`. */
+  readonly policy: LimitPolicy;
+}
+
+/**
+ * Meters requests against fixed, clock-aligned minute and day windows. A rejected request consumes
+ * nothing, so hammering after a 429 never burns the day quota. Limits are looked up from the tier given
+ * at each call, so a key whose tier changes gets its new limits at once (its counters carry over).
+ */
+export interface RateLimiter {
+  /** Where window counters live: this process, or Redis shared by every gateway. */
+  readonly scheme: 'memory' | 'redis';
+  /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
+  consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision>;
+  /** Counts one keyless request from client `address` under the public limit. */
+  consumePublic(address: string): Promise<LimitDecision>;
+  /** Releases storage connections; later calls fail with `RateLimitStorageError`. */
+  close(): Promise<void>;
+}
+
+/** Window storage was unreachable, slow or failing; the gateway fails closed and answers 503. */
+export class RateLimitStorageError extends Error {
+  override readonly name = 'RateLimitStorageError';
+}

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { decideLimit } from './decide-limit.ts';
+import type { LimitTable, LimitTier } from './limit-table.ts';
+import { tablePolicies, windowSlots, type LimitPolicy, type LimitSubject } from './limit-windows.ts';
+import { RateLimitStorageError, type LimitDecision, type RateLimiter } from './rate-limiter.ts';
+
+/** Inputs of `RedisRateLimiter`. Timeouts are real milliseconds; `now` (epoch ms) places the windows. */
+export interface RedisRateLimiterOptions {
+  readonly url: string;
+  readonly limits: LimitTable;
+  readonly now: () => number;
+  /** Longest wait for a reply, and for a connection in progress, before failing closed; 50 ms unless told. */
+  readonly commandTimeoutMs?: number;
+  /** Longest TCP connect attempt; 500 ms unless told. */
+  readonly connectTimeoutMs?: number;
+  /** Cap of the reconnect backoff (50 ms, 100 ms, ... up to this); 1000 ms unless told. */
+  readonly maxReconnectDelayMs?: number;
+  /** Namespace of every key; `hra:rl:` unless told. */
+  readonly keyPrefix?: string;
+  /** Hears connection errors (for the log); they are otherwise reported only as failed calls. */
+  readonly onError?: (error: Error) => void;
+}
+
+// KEYS: one counter per window; ARGV: the quotas, then each key's TTL in ms. Reads every window first
+// and counts only if all have room, so a rejected request consumes nothing. Returns {allowed, counts...}.
+const CONSUME_SCRIPT = `
+local n = #KEYS
+local result = {1}
+for i = 1, n do
+  result[i + 1] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if result[i + 1] >= tonumber(ARGV[i]) then result[1] = 0 end
+end
+if result[1] == 1 then
+  for i = 1, n do
+    result[i + 1] = redis.call('INCR', KEYS[i])
+    if result[i + 1] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[n + i]) end
+  end
+end
+return result`;
+
+// Counters outlive their window by this much, so gateways whose clocks differ slightly share them.
+const EXPIRY_GRACE_MS = 60_000;
+
+type ScriptedRedis = Redis & { hraRateLimit(keyCount: number, ...args: (string | number)[]): Promise<unknown> };
+
+/**
+ * Window counters shared in Redis, so every gateway enforces one limit per key.
+ * One atomic round trip per request: a Lua script (ioredis `defineCommand`, sent as EVALSHA) checks and
+ * increments both windows; only the first call after Redis lost its script cache (a restart) adds an
+ * EVAL. rate-limiter-flexible was not used: it keeps one window per limiter (two windows cost two round
+ * trips through `RateLimiterUnion`), starts a window at a key's first request rather than on the clock,
+ * and counts rejected requests.
+ * Windows are placed with the injected clock: gateways share wall time, so they agree on boundaries,
+ * and tests can step windows; TTLs are relative, so a fake clock never expires a key early. Keys are
+ * `<prefix>k:{<sha256 of the key id, 22 base64url chars>}:m:<window start s>` (`a:` for client
+ * addresses, `:d:` for days); the braces keep a request's keys in one Redis Cluster slot.
+ * Fails closed and fast: no offline queue, no retried or resent command, a command timeout, and every
+ * failure thrown as `RateLimitStorageError`; the client reconnects in the background with capped
+ * backoff, so calls succeed again as soon as Redis is back, without a restart. A call waits at most
+ * `commandTimeoutMs` for a connection in progress and then `commandTimeoutMs` for its reply.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  /** Counters live in Redis. */
+  readonly scheme = 'redis';
+  readonly #policies: Readonly<Record<LimitSubject, LimitPolicy>>;
+  readonly #now: () => number;
+  readonly #prefix: string;
+  readonly #commandTimeoutMs: number;
+  readonly #redis: ScriptedRedis;
+  #connecting: Promise<void> | undefined;
+
+  /** Opens the connection in the background; calls made before it is up wait for it, within the timeout. */
+  constructor(options: RedisRateLimiterOptions) {
+    this.#policies = tablePolicies(options.limits);
+    this.#now = options.now;
+    this.#prefix = options.keyPrefix ?? 'hra:rl:';
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 50;
+    const maxDelay = options.maxReconnectDelayMs ?? 1000;
+    this.#redis = new Redis(options.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // Ready as soon as TCP connects; an unanswered INFO would otherwise leave it never ready, untimed.
+      enableReadyCheck: false,
+      commandTimeout: this.#commandTimeoutMs,
+      connectTimeout: options.connectTimeoutMs ?? 500,
+      retryStrategy: (attempt) => Math.min(attempt * 50, maxDelay),
+    }) as ScriptedRedis;
+    this.#redis.on('error', (error: Error) => options.onError?.(error));
+    this.#redis.defineCommand('hraRateLimit', { lua: CONSUME_SCRIPT });
+  }
+
+  /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
+  consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision> {
+    return this.#consume(`k:{${digest(keyId)}}`, tier);
+  }
+
+  /** Counts one keyless request from client `address` under the public limit. */
+  consumePublic(address: string): Promise<LimitDecision> {
+    return this.#consume(`a:{${digest(address)}}`, 'public');
+  }
+
+  /** Closes the connection (politely if it is up); later calls fail with `RateLimitStorageError`. */
+  async close(): Promise<void> {
+    if (this.#redis.status === 'ready') await this.#redis.quit().catch(() => undefined);
+    this.#redis.disconnect();
+  }
+
+  async #consume(subjectKey: string, subject: LimitSubject): Promise<LimitDecision> {
+    const policy = this.#policies[subject];
+    if (policy === undefined) throw new TypeError(`unknown rate-limit tier ${JSON.stringify(subject)}`);
+    const nowMs = this.#now();
+    const slots = windowSlots(policy, nowMs);
+    const keys = slots.map((slot) => `${this.#prefix}${subjectKey}:${slot.name[0]}:${slot.startMs / 1000}`);
+    const args = [...slots.map((slot) => slot.quota), ...slots.map((slot) => slot.endMs - nowMs + EXPIRY_GRACE_MS)];
+    let reply: unknown;
+    try {
+      await this.#whenConnected();
+      reply = await this.#redis.hraRateLimit(keys.length, ...keys, ...args);
+    } catch (error) {
+      if (error instanceof RateLimitStorageError) throw error;
+      throw new RateLimitStorageError(`redis rate-limit storage failed: ${(error as Error).message}`, { cause: error });
+    }
+    if (!Array.isArray(reply) || reply.length !== slots.length + 1 || !reply.every(Number.isInteger)) {
+      throw new RateLimitStorageError(`redis rate-limit script returned ${JSON.stringify(reply)}`);
+    }
+    return decideLimit(policy, slots, reply.slice(1) as number[], reply[0] === 1, nowMs);
+  }
+
+  async #whenConnected(): Promise<void> {
+    const status = this.#redis.status;
+    if (status === 'ready') return;
+    if (status !== 'connecting' && status !== 'connect') {
+      throw new RateLimitStorageError(`redis rate-limit storage is unavailable (${status})`);
+    }
+    // One shared wait however many calls wait, each bounding its own. It ends at the connection
+    // attempt's outcome; the status check below turns anything but 'ready' into a failure.
+    this.#connecting ??= nextOutcome(this.#redis).finally(() => (this.#connecting = undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new RateLimitStorageError(`redis not connected within ${this.#commandTimeoutMs} ms`));
+      }, this.#commandTimeoutMs);
+    });
+    try {
+      await Promise.race([this.#connecting, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.#redis.status !== 'ready') {
+      throw new RateLimitStorageError(`redis rate-limit storage is unavailable (${this.#redis.status})`);
+    }
+  }
+}
+
+/** Resolves at the first sign of how a connection attempt went, whatever it was. */
+function nextOutcome(redis: Redis): Promise<void> {
+  const events = ['ready', 'error', 'close', 'end'] as const;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      for (const event of events) redis.off(event, done);
+      resolve();
+    };
+    for (const event of events) redis.on(event, done);
+  });
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
+}
