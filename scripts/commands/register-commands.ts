@@ -1,0 +1,12 @@
+/** The list of subcommands, in the order `hra --help` shows them. */
+import type { Command } from 'commander';
+import { registerChangesCommand } from './changes-command.ts';
+import { registerCorpusCommands } from './corpus-commands.ts';
+import { registerKeysCommand } from './keys-command.ts';
+
+/** Registers every subcommand on the root program. */
+export function registerCommands(program: Command): void {
+  registerCorpusCommands(program);
+  registerKeysCommand(program);
+  registerChangesCommand(program);
+}

@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { generateKey } from '../../../gateway/keys/key-format.ts';
+import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
+import { openKeyStore, type KeyStore } from '../../../gateway/keys/key-store.ts';
+
+const day = 86_400_000;
+let clock = new Date('2026-03-01T12:00:00.000Z');
+const now = () => clock;
+let path = '';
+let store: KeyStore;
+const raw = () => new Database(path);
+
+beforeEach(() => {
+  clock = new Date('2026-03-01T12:00:00.000Z');
+  path = join(mkdtempSync(join(tmpdir(), 'hra-keys-')), 'keys.sqlite');
+  store = openKeyStore(path, { now });
+});
+afterEach(async () => store.close());
+
+describe('KeyStore.lookupKey', () => {
+  it('answers missing, malformed and unknown without a stored key', () => {
+    const valid = generateKey('trial');
+    const cases: ReadonlyArray<[string | undefined, string]> = [
+      [undefined, 'missing'],
+      ['', 'missing'],
+      ['not-a-key', 'malformed'],
+      [`${valid.slice(0, -1)}${valid.endsWith('0') ? '1' : '0'}`, 'malformed'],
+      [valid, 'unknown'],
+    ];
+    for (const [input, kind] of cases) assert.deepEqual(store.lookupKey(input), { kind });
+  });
+
+  it('never touches the database for a malformed key', async () => {
+    await store.close();
+    assert.deepEqual(store.lookupKey('hra_t_nope'), { kind: 'malformed' });
+    assert.throws(() => store.lookupKey(generateKey('trial')), KeyStoreUnavailableError);
+    store = openKeyStore(path, { now });
+  });
+
+  it('finds a trial key with its cities until it expires', async () => {
+    const issued = await store.createKey({ tier: 'trial', cities: ['detroit', 'austin'], days: 2 });
+    const expiresAt = new Date(clock.getTime() + 2 * day).toISOString();
+    assert.deepEqual(store.lookupKey(issued.key), {
+      kind: 'valid',
+      key: { id: issued.id, tier: 'trial', cities: ['detroit', 'austin'], expiresAt },
+    });
+    clock = new Date(clock.getTime() + 2 * day - 1);
+    assert.equal(store.lookupKey(issued.key).kind, 'valid');
+    clock = new Date(clock.getTime() + 1);
+    assert.deepEqual(store.lookupKey(issued.key), { kind: 'expired', id: issued.id });
+  });
+
+  it('reports a key created already expired', async () => {
+    const issued = await store.createKey({ tier: 'trial', cities: ['a'], expiresAt: new Date(clock.getTime() - day) });
+    assert.deepEqual(store.lookupKey(issued.key), { kind: 'expired', id: issued.id });
+  });
+
+  const broken: ReadonlyArray<[string, string]> = [
+    ['no cities', 'cities = NULL'],
+    ['empty cities', "cities = '[]'"],
+    ['six cities', `cities = '["a","b","c","d","e","f"]'`],
+    ['no expiry', 'expires_at = NULL'],
+    ['a 31-day lifetime', "expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+31 days')"],
+  ];
+  for (const [name, assignment] of broken) {
+    it(`reports trial-policy-invalid for a stored trial with ${name}`, async () => {
+      const issued = await store.createKey({ tier: 'trial', cities: ['a'], days: 1 });
+      const db = raw();
+      db.prepare(`UPDATE api_keys SET ${assignment} WHERE id = ?`).run(issued.id);
+      db.close();
+      assert.deepEqual(store.lookupKey(issued.key), { kind: 'trial-policy-invalid', id: issued.id });
+    });
+  }
+
+  it('fails closed on a corrupt row', async () => {
+    const issued = await store.createKey({ tier: 'nonprofit' });
+    const db = raw();
+    db.prepare(`UPDATE api_keys SET cities = '["a"]' WHERE id = ?`).run(issued.id);
+    db.close();
+    assert.throws(() => store.lookupKey(issued.key), /row key_\w+ is corrupt: nonprofit key has a city list/);
+  });
+});
