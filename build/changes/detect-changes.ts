@@ -1,0 +1,54 @@
+/** Finds what changed between a previously published snapshot and the corpus as it stands now. */
+import type Database from 'better-sqlite3';
+import type { Corpus } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { readCityPrograms } from '../corpus/load-corpus.ts';
+import { createRecordDeriver } from '../derive/derive-record.ts';
+import { liveCitySlugs } from '../revision/compute-revision.ts';
+import { diffRecord, type DetectedChange } from './diff-record.ts';
+import { readRecordFacts, type RecordFacts } from './record-facts.ts';
+
+/**
+ * Compares records per (city, id) over the live cities of either side, served and withheld rows alike
+ * (the feed decides visibility at build time), deriving the current side exactly as the build does: a
+ * city that stopped being live yields program-removed for each of its rows, one that went live program-added.
+ * The federal layer is left out: change events name city slugs. A city the previous snapshot served
+ * but cities.ndjson no longer lists is skipped, since the log may only name known cities. Cities are
+ * compared one at a time so memory stays bounded by the largest city.
+ */
+export function detectChanges(
+  previous: Database.Database,
+  corpus: Corpus,
+  onProgress: (message: string) => void = () => {},
+): DetectedChange[] {
+  const previousCities = (previous.prepare('SELECT DISTINCT city FROM programs WHERE city <> ? ORDER BY city')
+    .pluck().all(NATIONAL_SLUG) as string[]);
+  const liveNow = new Set(liveCitySlugs(corpus));
+  const knownCities = new Set(corpus.cities.map((city) => city.slug));
+  const selectPrevious = previous.prepare('SELECT id, body FROM programs WHERE city = ?');
+  const derive = createRecordDeriver(corpus);
+  const changes: DetectedChange[] = [];
+  let compared = 0;
+  for (const city of [...new Set([...previousCities, ...liveNow])].sort()) {
+    if (!knownCities.has(city)) {
+      onProgress(`changes: skipped city ${JSON.stringify(city)}: the previous snapshot serves it but cities.ndjson does not list it`);
+      continue;
+    }
+    const before = new Map<string, RecordFacts>();
+    for (const row of selectPrevious.all(city) as Array<{ id: string; body: Uint8Array }>) {
+      before.set(row.id, readRecordFacts(row.body, `previous snapshot ${city}/${row.id}`));
+    }
+    const after = new Map<string, RecordFacts>();
+    if (liveNow.has(city)) {
+      for (const row of readCityPrograms(corpus, city)) {
+        after.set(row.id, readRecordFacts(derive(city, row).body, `corpus ${city}/${row.id}`));
+      }
+    }
+    for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+      changes.push(...diffRecord(city, id, before.get(id), after.get(id)));
+      compared += 1;
+    }
+  }
+  onProgress(`changes: compared ${compared} records, found ${changes.length} changes`);
+  return changes;
+}
