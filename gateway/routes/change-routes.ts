@@ -1,0 +1,86 @@
+/**
+ * The change feed `GET /api/changes` (spec 4.3, 6). Decisions where the spec says "not shown":
+ * - `since` is required (no default); `limit` defaults to 100. Repeated, empty or non-canonical values
+ *   (`limit=010`, `limit=1.5`) are 400s; other query parameters are ignored.
+ * - `city` is validated by the same function in the trial scope rule and here, so a malformed slug is a
+ *   400 INVALID_CITY_SLUG for every tier. A well-formed slug that is not a live city is a 404 NOT_FOUND,
+ *   as on the program routes. For trial keys the access check runs first, so its 400/403 come before ours.
+ * - Keyset pagination over raw event ids, newest first. The first page freezes `snapshotMaxId` into the
+ *   cursor; later pages never read above it. A cursor holds ids, not the dataset revision, so it keeps
+ *   working across snapshot swaps; it is refused (400 INVALID_CURSOR) when forged, malformed, or sent
+ *   with another `since` or `city`.
+ * - A request examines at most max(4 x limit, 1000) raw rows; `note` says so when a page stops short of
+ *   `limit` with `hasMore` true (possibly with no changes at all), and is null otherwise.
+ * - Storage failures while reading events are a 503 DATASET_UNAVAILABLE, never an empty feed (spec 7).
+ */
+import type Router from '@koa/router';
+import { licensedAccess } from '../access/licensed-access.ts';
+import { decodeChangeCursor, encodeChangeCursor } from '../changes/change-cursor.ts';
+import { changeFeedCity } from '../changes/change-feed-city.ts';
+import { CHANGE_SKIPPED_NOTE, changeFeedEnvelope } from '../changes/change-feed-envelope.ts';
+import { parseChangeQuery, type ChangeQuery } from '../changes/parse-change-query.ts';
+import { readChangePage, type ChangePage } from '../changes/read-change-page.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { GatewayState } from '../http/gateway-state.ts';
+import { sendJson } from '../http/send-json.ts';
+import type { RouteDependencies } from './route-dependencies.ts';
+
+/** The route dependencies plus the secret that signs cursors. */
+export interface ChangeRouteDependencies extends RouteDependencies {
+  cursorSecret: Buffer;
+}
+
+/** Registers `/api/changes`. */
+export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeRouteDependencies): void {
+  const access = licensedAccess(deps.access, { city: (ctx) => changeFeedCity(ctx.query), trialCityRequired: true });
+
+  router.get('/api/changes', access, (ctx) => {
+    const { snapshot } = ctx.state;
+    const query = parseChangeQuery(ctx.query);
+    if (query.city !== undefined && !snapshot.city(query.city)) throw new ApiError(404, 'NOT_FOUND', 'city not found in the licensed live scope');
+    // A first page freezes the newest id as the walk's bound (rule 3); later pages carry it in the cursor.
+    const maxId = snapshot.maxChangeId();
+    const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorSecret);
+    const page = readStored(() =>
+      readChangePage((request) => snapshot.changes(request), { ...position, city: query.city, sinceMillis: query.sinceMillis, limit: query.limit }),
+    );
+    const nextCursor = page.hasMore
+      ? encodeChangeCursor({ snapshotMaxId: position.snapshotMaxId, beforeId: page.resumeBeforeId, since: query.since, city: query.city ?? null }, deps.cursorSecret)
+      : null;
+    sendJson(
+      ctx,
+      changeFeedEnvelope({
+        bodies: page.changes.map((change) => change.body),
+        datasetRevision: snapshot.revision,
+        since: query.since,
+        windowStart: query.windowStart,
+        snapshotMaxId: position.snapshotMaxId,
+        hasMore: page.hasMore,
+        nextCursor,
+        note: page.hasMore && page.changes.length < query.limit ? CHANGE_SKIPPED_NOTE : null,
+      }),
+    );
+  });
+}
+
+function resume(query: ChangeQuery, text: string, secret: Buffer): { snapshotMaxId: number; beforeId: number } {
+  const cursor = decodeChangeCursor(text, secret);
+  if (!cursor) throw new ApiError(400, 'INVALID_CURSOR', 'query parameter cursor is not a cursor this service issued');
+  // Spec 4.3 rule 1: a walk keeps its since and city; another pair would silently skip or repeat events.
+  if (cursor.since !== query.since || cursor.city !== (query.city ?? null)) {
+    throw new ApiError(400, 'INVALID_CURSOR', 'this cursor belongs to a walk with another since or city; send both unchanged on every page');
+  }
+  return { snapshotMaxId: cursor.snapshotMaxId, beforeId: cursor.beforeId };
+}
+
+// Spec 7: change-feed storage unavailable is a retryable 503, never an empty feed. Only SQLite's own
+// failures qualify; anything else is a bug and stays a logged 500.
+function readStored(read: () => ChangePage): ChangePage {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) throw new ApiError(503, 'DATASET_UNAVAILABLE', 'change-feed storage is unavailable');
+    throw error;
+  }
+}
