@@ -3,10 +3,12 @@ import type { Command } from 'commander';
 import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
+import { registerSynthCommand } from './synth-command.ts';
 
 /** Registers every subcommand on the root program. */
 export function registerCommands(program: Command): void {
   registerCorpusCommands(program);
   registerKeysCommand(program);
+  registerSynthCommand(program);
   registerChangesCommand(program);
 }
