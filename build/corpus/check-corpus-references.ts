@@ -12,6 +12,10 @@ export type ReferenceInputs = Pick<
 export interface ReferenceLocator {
   label: string;
   lineOf: (row: object) => number;
+  /** Line of a JSON path in manifest.json. */
+  manifestLineOf: (instancePath: string) => number;
+  /** Every city slug named in cities.ndjson, valid row or not, with its stated status. */
+  knownCities: ReadonlyMap<string, unknown>;
 }
 
 /** The number of maintained federal canonical records spec 4.3 promises on `/api/programs/national`. */
@@ -22,20 +26,21 @@ export function checkCorpusReferences(inputs: ReferenceInputs, locate: Reference
   const at = (relative: string, row: object, path: string, message: string) =>
     problems.push({ file: `${locate.label}/${relative}`, line: locate.lineOf(row), path, message });
 
-  const cityStatus = new Map<string, string>();
+  const seen = new Set<string>();
   for (const city of inputs.cities) {
     if (city.slug === NATIONAL_SLUG) at('cities.ndjson', city, '$.slug', `"${NATIONAL_SLUG}" is reserved for the federal layer`);
-    if (cityStatus.has(city.slug)) at('cities.ndjson', city, '$.slug', `duplicate city slug ${JSON.stringify(city.slug)}`);
-    cityStatus.set(city.slug, city.status);
+    if (seen.has(city.slug)) at('cities.ndjson', city, '$.slug', `duplicate city slug ${JSON.stringify(city.slug)}`);
+    seen.add(city.slug);
   }
+  const cityStatus = locate.knownCities;
 
   const manifestFile = `${locate.label}/manifest.json`;
   for (const field of ['defaultCity', 'sampleCity'] as const) {
     const slug = inputs.manifest[field];
     const status = cityStatus.get(slug);
     if (status !== 'live') {
-      const message = status === undefined ? `no city ${JSON.stringify(slug)} in cities.ndjson` : `city ${JSON.stringify(slug)} is ${status}, not live`;
-      problems.push({ file: manifestFile, line: 0, path: `$.${field}`, message });
+      const message = !cityStatus.has(slug) ? `no city ${JSON.stringify(slug)} in cities.ndjson` : `city ${JSON.stringify(slug)} is ${String(status)}, not live`;
+      problems.push({ file: manifestFile, line: locate.manifestLineOf(`/${field}`), path: `$.${field}`, message });
     }
   }
 

@@ -30,10 +30,12 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const ajv = createAjv();
   const at = (relative: string) => ({ absolute: join(root, relative), file: `${label}/${relative}` });
 
+  const documentLines = new Map<string, (instancePath: string) => number>();
   const readDocument = <T>(relative: string, validate: ValidateFunction): T | undefined => {
     const { absolute, file } = at(relative);
     const document = readJsonDocument(absolute, file, problems);
     if (!document) return undefined;
+    documentLines.set(relative, document.lineOf);
     const failures = describeFailures(validate, document.value);
     for (const failure of failures) {
       problems.push({ file, line: document.lineOf(failure.instancePath), path: failure.path, message: failure.message });
@@ -42,7 +44,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   };
 
   const lines = new Map<object, number>();
-  const readRows = <T extends object>(relative: string, validate: ValidateFunction, required: boolean): T[] => {
+  const readRows = <T extends object>(relative: string, validate: ValidateFunction, required: boolean, onAny?: (value: Record<string, unknown>) => void): T[] => {
     const { absolute, file } = at(relative);
     const before = problems.length;
     const parsed = readNdjson(absolute, file, problems);
@@ -50,6 +52,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     if (!required && problems.length === before + 1 && problems[before]?.message === 'file is missing') problems.pop();
     const rows: T[] = [];
     for (const { value, line } of parsed) {
+      onAny?.(value as Record<string, unknown>);
       const failures = describeFailures(validate, value);
       for (const failure of failures) problems.push({ file, line, path: failure.path, message: failure.message });
       if (failures.length === 0) {
@@ -62,7 +65,12 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
 
   const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema));
   const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema));
-  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', ajv.compile(cityRowSchema), true);
+  // A city row with a bad field still names its city: keep its slug so one typo does not cascade into
+  // "no city" problems in every file that refers to it.
+  const knownCities = new Map<string, unknown>();
+  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', ajv.compile(cityRowSchema), true, (value) => {
+    if (typeof value.slug === 'string') knownCities.set(value.slug, value.status);
+  });
   const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false);
   const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false);
   const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false);
@@ -90,14 +98,16 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
       for (const { value, line } of readNdjson(absolute, file, problems)) {
         const id = (value as { id?: unknown }).id;
         const own = typeof id === 'string' ? (correctionsByRecord.get(recordKey(slug, id)) ?? []) : [];
-        if (!checkProgramRow(value, { file, line }, own, context, problems)) continue;
-        if (ids.has(value.id)) problems.push({ file, line, path: '$.id', message: `duplicate program id ${JSON.stringify(value.id)} in this city` });
-        ids.add(value.id);
-        keep?.push(value);
+        // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).
+        if (typeof id === 'string') {
+          if (ids.has(id)) problems.push({ file, line, path: '$.id', message: `duplicate program id ${JSON.stringify(id)} in this city` });
+          ids.add(id);
+        }
+        if (checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
       }
     };
     readProgramFile(NATIONAL_SLUG, 'national.ndjson', national);
-    const citySlugs = new Set(cities.map((city) => city.slug));
+    const citySlugs = new Set(knownCities.keys());
     let rowCount = 0;
     for (const name of listProgramFiles(root, label, problems)) {
       const slug = name.slice(0, -'.ndjson'.length);
@@ -115,7 +125,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   if (manifest && vocabularies) {
     checkCorpusReferences(
       { manifest, vocabularies, cities, national, programIds, quarantine, sourceReviews, corrections, changes },
-      { label, lineOf: (row) => lines.get(row) ?? 0 },
+      { label, lineOf: (row) => lines.get(row) ?? 0, manifestLineOf: documentLines.get('manifest.json') ?? (() => 0), knownCities },
       problems,
     );
   }

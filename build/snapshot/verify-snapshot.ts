@@ -19,7 +19,9 @@ export function verifySnapshot(file: string, corpus: Corpus): CheckResult[] {
   const results = (() => {
     try {
       const structural = inspectSnapshot(opened.db, { deep: true });
-      recordedRevision = (opened.db.prepare("SELECT value FROM meta WHERE key = 'revision'").get() as { value: string } | undefined)?.value;
+      if (structural.every((result) => result.ok)) {
+        recordedRevision = (opened.db.prepare("SELECT value FROM meta WHERE key = 'revision'").get() as { value: string } | undefined)?.value;
+      }
       return structural;
     } finally {
       opened.db.close();

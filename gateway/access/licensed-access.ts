@@ -1,0 +1,105 @@
+/**
+ * The licensed path of a request, in the spec's order: key, tier, scope, rate limit (STYLE 7). Only a
+ * request that passes all four reaches its route; the key is read from the header alone and never logged.
+ */
+import type { Middleware } from 'koa';
+import { ApiError } from '../http/api-error.ts';
+import type { GatewayState } from '../http/gateway-state.ts';
+import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
+import type { KeyLookupResult, LicensedKey } from '../keys/key-lookup.ts';
+import { RateLimitStorageError, type RateLimiter } from '../limits/rate-limiter.ts';
+import { authUnavailable, keyRefusal, limitsUnavailable, rateLimited } from './access-failures.ts';
+import { setRateLimitHeaders } from './rate-limit-headers.ts';
+
+/** What licensed access needs; passed in, never global. */
+export interface AccessDependencies {
+  lookupKey: (raw: string | undefined) => KeyLookupResult;
+  limiter: RateLimiter;
+  now: () => number;
+}
+
+/** The parts of a request a scope rule may read. */
+export interface ScopeContext {
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  state: GatewayState;
+}
+
+/** What a route asks of the key beyond being valid. */
+export interface ScopeRule {
+  /** The city the request reads, if any; trial keys must have it on their allowlist. */
+  city?: (ctx: ScopeContext) => string | undefined;
+  /** The route requires a city for trial keys (the change feed, spec 5.6). */
+  trialCityRequired?: boolean;
+  /** Paid tiers only (`/api/programs/national` and its records). */
+  paidOnly?: (ctx: ScopeContext) => boolean;
+}
+
+/**
+ * Checks key, tier and scope, then meters the key. Refusals before metering (401, 403) are metered per
+ * client address under the public limit, never against any key, so no client can burn another's quota.
+ */
+export function licensedAccess(deps: AccessDependencies, scope: ScopeRule = {}): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    let key: LicensedKey;
+    try {
+      const result = lookup(deps, ctx.get('x-api-key') || undefined);
+      if (result.kind !== 'valid') throw keyRefusal(result);
+      key = result.key;
+      checkScope(key, scope, ctx as unknown as ScopeContext);
+    } catch (refusal) {
+      if (refusal instanceof ApiError && (refusal.status === 401 || refusal.status === 403 || refusal.status === 400)) {
+        await meterAddress(deps, ctx);
+      }
+      throw refusal;
+    }
+    let decision;
+    try {
+      decision = await deps.limiter.consumeKey(key.id, key.tier);
+    } catch (error) {
+      if (error instanceof RateLimitStorageError) throw limitsUnavailable();
+      throw error;
+    }
+    setRateLimitHeaders(ctx, decision, deps.now());
+    if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
+    ctx.state.key = key;
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Vary', 'X-Api-Key');
+    await next();
+  };
+}
+
+function lookup(deps: AccessDependencies, raw: string | undefined): KeyLookupResult {
+  try {
+    return deps.lookupKey(raw);
+  } catch (error) {
+    if (error instanceof KeyStoreUnavailableError) throw authUnavailable();
+    throw error;
+  }
+}
+
+function checkScope(key: LicensedKey, scope: ScopeRule, ctx: ScopeContext): void {
+  if (key.tier !== 'trial' || key.cities === null) return;
+  const allowedCitySlugs = key.cities;
+  if (scope.paidOnly?.(ctx)) throw new ApiError(403, 'API_TIER_FORBIDDEN', 'the national layer is reserved for paid tiers', { allowedCitySlugs });
+  const city = scope.city?.(ctx);
+  if (city === undefined || city === '') {
+    if (scope.trialCityRequired) throw new ApiError(400, 'API_TRIAL_CITY_REQUIRED', 'trial keys must name an approved city', { allowedCitySlugs });
+    return;
+  }
+  if (!allowedCitySlugs.includes(city)) {
+    throw new ApiError(403, 'API_TRIAL_CITY_FORBIDDEN', 'this city is outside the trial key\'s approved cities', { allowedCitySlugs });
+  }
+}
+
+async function meterAddress(deps: AccessDependencies, ctx: Parameters<Middleware<GatewayState>>[0]): Promise<void> {
+  let decision;
+  try {
+    decision = await deps.limiter.consumePublic(ctx.ip);
+  } catch (error) {
+    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
+    throw error;
+  }
+  setRateLimitHeaders(ctx, decision, deps.now());
+  if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
+}

@@ -1,0 +1,27 @@
+/**
+ * The gateway's settings as one table (STYLE 11): name, flag, environment variable, default and help.
+ * `hra serve` builds its options from it, parseGatewayConfig reads it, and a test checks that the README
+ * documents every row.
+ */
+
+/** One setting. `kind` decides how its text is parsed. */
+export interface GatewaySetting {
+  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret';
+  flag: string;
+  env: string;
+  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret';
+  default: string | undefined;
+  help: string;
+}
+
+/** Every gateway setting; the flag wins over the environment variable, which wins over the default. */
+export const GATEWAY_SETTINGS = [
+  { name: 'dataset', flag: '--dataset <file>', env: 'HRA_DATASET', kind: 'path', default: 'dist/current.sqlite', help: 'snapshot to serve (a published current.sqlite follows new revisions on SIGHUP)' },
+  { name: 'keys', flag: '--keys <db>', env: 'HRA_KEYS', kind: 'path', default: 'dist/keys.sqlite', help: 'SQLite key store (created empty when missing)' },
+  { name: 'port', flag: '--port <n>', env: 'HRA_PORT', kind: 'port', default: '8080', help: 'TCP port; 0 picks a free one' },
+  { name: 'host', flag: '--host <address>', env: 'HRA_HOST', kind: 'host', default: '127.0.0.1', help: 'address to listen on' },
+  { name: 'redis', flag: '--redis <url>', env: 'HRA_REDIS_URL', kind: 'url', default: undefined, help: 'keep rate-limit windows in Redis, shared by every gateway (redis://host:port)' },
+  { name: 'trustProxy', flag: '--trust-proxy', env: 'HRA_TRUST_PROXY', kind: 'boolean', default: 'false', help: 'take client addresses for public limits from X-Forwarded-For' },
+  { name: 'limits', flag: '--limits <file.json>', env: 'HRA_LIMITS', kind: 'path', default: undefined, help: 'override request limits (partial JSON: tiers.<tier>.perMinute|perDay, public.perMinute|perDay)' },
+  { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors; set the same value on every gateway sharing clients (default: random per process)' },
+] as const satisfies readonly GatewaySetting[];

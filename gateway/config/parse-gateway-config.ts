@@ -1,0 +1,86 @@
+/** Parses the gateway settings once into a frozen object; a bad value fails start-up with a line naming it. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
+import { GATEWAY_SETTINGS } from './gateway-settings.ts';
+
+/** The parsed, validated configuration of one gateway process. */
+export interface GatewayConfig {
+  readonly dataset: string;
+  readonly keys: string;
+  readonly port: number;
+  readonly host: string;
+  readonly redisUrl: string | undefined;
+  readonly trustProxy: boolean;
+  readonly limits: LimitTable;
+  readonly cursorSecret: string | undefined;
+}
+
+/** Thrown for a setting that cannot be used; its message names the flag or variable and the value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Setting = (typeof GATEWAY_SETTINGS)[number];
+
+/**
+ * Resolves each setting from `flags` (commander's option values), then `env`, then the default, and
+ * validates it.
+ */
+export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): GatewayConfig {
+  const raw = (setting: Setting): { value: string | undefined; source: string } => {
+    const flagValue = flags[setting.name];
+    if (flagValue !== undefined) return { value: flagValue === true ? 'true' : String(flagValue), source: setting.flag.split(' ')[0] ?? setting.flag };
+    const envValue = env[setting.env];
+    if (envValue !== undefined && envValue !== '') return { value: envValue, source: setting.env };
+    return { value: setting.default, source: `default of ${setting.flag.split(' ')[0]}` };
+  };
+  const get = (name: Setting['name']) => {
+    const setting = GATEWAY_SETTINGS.find((candidate) => candidate.name === name) as Setting;
+    return { ...raw(setting), setting };
+  };
+
+  const port = get('port');
+  const portNumber = Number(port.value);
+  if (!/^\d+$/.test(port.value ?? '') || portNumber > 65_535) throw new ConfigError(`${port.source}: port must be an integer from 0 to 65535, got ${JSON.stringify(port.value)}`);
+
+  const redis = get('redis');
+  if (redis.value !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redis.value)) throw new ConfigError(`${redis.source}: must be a redis:// or rediss:// URL, got ${JSON.stringify(redis.value)}`);
+
+  const trust = get('trustProxy');
+  const trustValue = (trust.value ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0', 'yes', 'no'].includes(trustValue)) throw new ConfigError(`${trust.source}: must be true or false, got ${JSON.stringify(trust.value)}`);
+
+  const limits = get('limits');
+  let limitTable = DEFAULT_LIMITS;
+  if (limits.value !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(limits.value, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`${limits.source}: cannot read limits file ${limits.value}: ${(error as Error).message}`);
+    }
+    try {
+      limitTable = parseLimitsFile(json, limits.value);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
+
+  const secret = get('cursorSecret');
+  if (secret.value !== undefined && secret.value.length < 16) throw new ConfigError(`${secret.source}: cursor secret must be at least 16 characters`);
+
+  const host = get('host');
+  if (!host.value || /\s/.test(host.value)) throw new ConfigError(`${host.source}: host must be an address, got ${JSON.stringify(host.value)}`);
+
+  return Object.freeze({
+    dataset: resolve(get('dataset').value ?? ''),
+    keys: resolve(get('keys').value ?? ''),
+    port: portNumber,
+    host: host.value,
+    redisUrl: redis.value,
+    trustProxy: ['true', '1', 'yes'].includes(trustValue),
+    limits: limitTable,
+    cursorSecret: secret.value,
+  });
+}

@@ -1,0 +1,18 @@
+/** Echoes a caller's safe `X-Request-ID` or generates one (spec 8). */
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { GatewayState } from './gateway-state.ts';
+
+/** Spec 8: 8 to 80 characters, first an ASCII letter or digit, then letters, digits, `.`, `_`, `:`, `-`. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$/;
+
+/** Sets `ctx.state.requestId` and the `X-Request-ID` header before anything else can fail. */
+export function requestId(): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    const offered = ctx.get('x-request-id');
+    const id = SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-ID', id);
+    await next();
+  };
+}

@@ -1,0 +1,29 @@
+/** Sends precomputed JSON bytes, and the conditional-GET rule of the ETag allowlist (spec 4.4). */
+import type { Context } from 'koa';
+
+/** Sends bytes that are already JSON; nothing is serialized here. */
+export function sendJson(ctx: Context, body: Buffer | string): void {
+  ctx.type = 'application/json';
+  ctx.body = body;
+}
+
+/**
+ * Sends an ETag-allowlisted public document: strong `ETag`, and 304 with no body when `If-None-Match`
+ * names it (weak comparison, as RFC 9110 prescribes for If-None-Match; `*` matches).
+ */
+export function sendCacheable(ctx: Context, document: { body: Buffer | string; etag: string }): void {
+  ctx.set('ETag', document.etag);
+  ctx.set('Cache-Control', 'public, max-age=300, must-revalidate');
+  if (ifNoneMatchHits(ctx.get('if-none-match'), document.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  sendJson(ctx, document.body);
+}
+
+function ifNoneMatchHits(header: string, etag: string): boolean {
+  if (header === '') return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((candidate) => opaque(candidate) === opaque(etag));
+}

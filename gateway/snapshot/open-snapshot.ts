@@ -1,0 +1,145 @@
+/**
+ * Opens a published snapshot read-only and exposes the typed reads the routes need. The file is immutable:
+ * no writer can exist, so no locking is needed and every read is a cheap indexed lookup.
+ */
+import Database from 'better-sqlite3';
+import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
+import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
+import { DOCUMENT, type MetaKey } from '../../build/snapshot/snapshot-format.ts';
+import { parseRevision, type Revision } from '../../build/revision/compute-revision.ts';
+
+/** A precomputed response body with its strong ETag. */
+export interface StoredDocument {
+  body: Buffer;
+  etag: string;
+}
+
+/** One stored record of a city collection, with the facets filters match on. */
+export interface StoredRecord {
+  id: string;
+  withheld: 'served' | 'quarantined' | 'adjacent';
+  facets: RecordFacets;
+  body: Buffer;
+}
+
+/** Filter facets as the build stored them (see build/derive/program-facets.ts). */
+export interface RecordFacets {
+  type: string[];
+  income: string[];
+  project: string[];
+  special: string[];
+  category: string | null;
+  status: string;
+}
+
+/** A stored change event. */
+export interface StoredChange {
+  id: number;
+  city: string;
+  detectedAt: string;
+  visible: boolean;
+  body: Buffer;
+}
+
+/** A live city row as stored. */
+export interface StoredCity {
+  slug: string;
+  programCount: number;
+  cityBody: Buffer;
+  countsBody: Buffer;
+}
+
+/** Thrown when a file cannot serve as a snapshot; the message is the one line an operator reads. */
+export class SnapshotRejectedError extends Error {
+  override readonly name = 'SnapshotRejectedError';
+}
+
+/** The read side of one immutable snapshot. */
+export interface Snapshot {
+  readonly file: string;
+  readonly revision: Revision;
+  readonly apiVersion: string;
+  readonly defaultCity: string;
+  readonly sampleCity: string;
+  readonly exclusionPolicyVersion: number;
+  /** Query value (canonical type or alias, lowercase) -> canonical project type. */
+  readonly projectAliases: ReadonlyMap<string, string>;
+  readonly readinessInputs: ReadinessInputs;
+  document(name: string): StoredDocument | undefined;
+  collection(city: string): StoredDocument | undefined;
+  /** Every stored record of a city (served and withheld), in served order. */
+  cityRecords(city: string): StoredRecord[];
+  record(city: string, id: string): StoredRecord | undefined;
+  cities(): StoredCity[];
+  city(slug: string): StoredCity | undefined;
+  /** Visible and withheld events with id <= maxId and id < beforeId, newest first, optionally of one city. */
+  changes(query: { maxId: number; beforeId: number; city?: string; limit: number }): StoredChange[];
+  maxChangeId(): number;
+  close(): void;
+}
+
+/** Opens `file`; throws SnapshotRejectedError when it is missing, not a snapshot, or of an unknown format. */
+export function openSnapshot(file: string): Snapshot {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new SnapshotRejectedError(`cannot open snapshot ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const failed = inspectSnapshot(db, { deep: false }).find((result) => !result.ok);
+    if (failed && !failed.ok) throw new SnapshotRejectedError(`snapshot ${file} refused: ${failed.check}: ${failed.reason}`);
+    return readSnapshot(db, file);
+  } catch (error) {
+    db.close();
+    if (error instanceof SnapshotRejectedError) throw error;
+    throw new SnapshotRejectedError(`snapshot ${file} refused: ${(error as Error).message}`);
+  }
+}
+
+function readSnapshot(db: Database.Database, file: string): Snapshot {
+  const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: MetaKey; value: string }>).map((row) => [row.key, row.value]));
+  const need = (key: MetaKey) => {
+    const value = meta.get(key);
+    if (value === undefined) throw new SnapshotRejectedError(`snapshot ${file} refused: meta ${key} is missing`);
+    return value;
+  };
+  const revision = parseRevision(need('revision'));
+  if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
+  const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
+  const recordsQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? ORDER BY ord');
+  const recordQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? AND id = ?');
+  const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
+  const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
+  const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
+  const cityChangesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE city = ? AND id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
+  const maxChangeQuery = db.prepare('SELECT coalesce(max(id), 0) AS maxId FROM changes');
+  type RawRecord = { id: string; withheld: StoredRecord['withheld']; facets: string; body: Buffer };
+  const toRecord = (row: RawRecord): StoredRecord => ({ ...row, facets: JSON.parse(row.facets) as RecordFacets });
+  const toChange = (row: Omit<StoredChange, 'visible'> & { visible: number }): StoredChange => ({ ...row, visible: row.visible === 1 });
+  const maxChangeId = (maxChangeQuery.get() as { maxId: number }).maxId;
+
+  return {
+    file,
+    revision,
+    apiVersion: need('api_version'),
+    defaultCity: need('default_city'),
+    sampleCity: need('sample_city'),
+    exclusionPolicyVersion: Number(need('exclusion_policy_version')),
+    projectAliases: new Map(Object.entries(JSON.parse(need('project_aliases')) as Record<string, string>)),
+    readinessInputs: JSON.parse(need('readiness_inputs')) as ReadinessInputs,
+    document: (name) => documentQuery.get(name) as StoredDocument | undefined,
+    collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
+    cityRecords: (city) => (recordsQuery.all(city) as RawRecord[]).map(toRecord),
+    record: (city, id) => {
+      const row = recordQuery.get(city, id) as RawRecord | undefined;
+      return row ? toRecord(row) : undefined;
+    },
+    cities: () => citiesQuery.all() as StoredCity[],
+    city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
+    changes: ({ maxId, beforeId, city, limit }) =>
+      (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)).map((row) => toChange(row as Parameters<typeof toChange>[0])),
+    maxChangeId: () => maxChangeId,
+    close: () => db.close(),
+  };
+}
