@@ -1,0 +1,39 @@
+/** Assembles the OpenAPI 3.1 description served at `/openapi.json` (spec 1.3, 9.1). */
+import { JSON_SCHEMA_DIALECT } from '../../build/contract/api-version.ts';
+import { openApiHeaders } from './openapi-headers.ts';
+import { OPENAPI_TAGS, openApiInfo } from './openapi-info.ts';
+import { openApiParameters } from './openapi-parameters.ts';
+import { openApiPaths } from './openapi-paths.ts';
+import { openApiResponses } from './openapi-responses.ts';
+import { openApiSchemas } from './openapi-schemas.ts';
+
+/**
+ * Builds the document. Pure and deterministic: same code, same document. Component schemas are the
+ * contract's own objects (STYLE 8), so serialize the result rather than mutating it.
+ */
+export function buildOpenApiDocument(): object {
+  return {
+    openapi: '3.1.0',
+    info: openApiInfo(),
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    // Relative: the document describes whichever host serves it; no host name is invented here.
+    servers: [{ url: '/', description: 'The host serving this document.' }],
+    security: [{ ApiKeyAuth: [] }],
+    tags: OPENAPI_TAGS,
+    paths: openApiPaths(),
+    components: {
+      securitySchemes: {
+        ApiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description: 'Licensed API key. Keep it server-side; never embed it in browser code or URLs. Keyless operations declare `security: []`.',
+        },
+      },
+      schemas: openApiSchemas,
+      parameters: openApiParameters,
+      headers: openApiHeaders,
+      responses: openApiResponses,
+    },
+  };
+}

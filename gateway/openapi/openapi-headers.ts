@@ -1,0 +1,115 @@
+/** Response header components of the OpenAPI description (spec 4.1, 4.4, 9.4) and how responses pick them. */
+import { REVISION_PATTERN } from '../../build/contract/api-version.ts';
+
+const nonNegative = { type: 'integer', minimum: 0 } as const;
+
+/** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
+export const openApiHeaders = {
+  'X-API-Version': {
+    description: 'Semantic version of the HTTP contract (also `info.version`). Sent on every response.',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+  },
+  'X-Dataset-Revision': {
+    description: 'The effective served generation (`gm1-` digest of contract, corpus, evidence, corrections, enrichment and scope policy). On successful and 304 responses only; errors omit it.',
+    required: true,
+    schema: { type: 'string', pattern: REVISION_PATTERN },
+  },
+  'X-Request-ID': {
+    description: 'The caller\'s `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`), else a generated opaque ID. Sent on every response.',
+    required: true,
+    schema: { type: 'string', minLength: 8, maxLength: 80 },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, and on 503 responses of licensed routes.',
+    schema: nonNegative,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the active window. Present whenever `X-RateLimit-Limit` is.',
+    schema: nonNegative,
+  },
+  'X-RateLimit-Reset': {
+    description: 'UTC epoch seconds at which the active window resets. Present whenever `X-RateLimit-Limit` is.',
+    schema: nonNegative,
+  },
+  RateLimit: {
+    description: 'IETF RateLimit field for the reported window, e.g. `"minute";r=59;t=41` (remaining, seconds to reset). Agrees with the X-RateLimit-* headers and is present whenever they are.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'IETF RateLimit-Policy field listing every window that applies, e.g. `"minute";q=60;w=60, "day";q=2000;w=86400`. Present whenever the X-RateLimit-* headers are.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  ETag: {
+    description: 'Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema` and `/openapi.json`; send it back in `If-None-Match` to receive 304.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+  },
+  'Cache-Control-Cacheable': {
+    description: '`Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`.',
+    schema: { const: 'public, max-age=300, must-revalidate' },
+  },
+  'Cache-Control-Revalidate': {
+    description: '`Cache-Control` of dataset health and readiness: `no-cache` (they are computed per request and carry no ETag).',
+    schema: { const: 'no-cache' },
+  },
+  'Cache-Control-Report': {
+    description: '`Cache-Control` of a frozen report artifact: `public, max-age=3600`.',
+    schema: { const: 'public, max-age=3600' },
+  },
+  'Cache-Control-Licensed': {
+    description: '`Cache-Control` of licensed responses: `private, no-store`. Never place licensed responses in a shared cache.',
+    required: true,
+    schema: { const: 'private, no-store' },
+  },
+  'Cache-Control-Error': {
+    description: '`Cache-Control` of every error response: `no-store`.',
+    required: true,
+    schema: { const: 'no-store' },
+  },
+  Vary: {
+    description: 'Licensed responses vary on the caller\'s key: `X-Api-Key`.',
+    required: true,
+    schema: { const: 'X-Api-Key' },
+  },
+  Allow: {
+    description: 'The methods the read-only API accepts: `GET, HEAD`.',
+    required: true,
+    schema: { const: 'GET, HEAD' },
+  },
+  Deprecation: {
+    description: 'RFC 9745 deprecation signal (`@` followed by epoch seconds). Appears only on responses of a deprecated operation, at least 90 days before its retirement. No operation is deprecated today, so no operation lists it.',
+    schema: { type: 'string', pattern: '^@\\d+$' },
+  },
+  Sunset: {
+    description: 'RFC 8594 retirement date (HTTP-date) of a deprecated operation. Appears only with `Deprecation`.',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description: 'Points a deprecated operation to its replacement: `<uri>; rel="successor-version"`. Appears only with `Deprecation`.',
+    schema: { type: 'string' },
+  },
+} as const;
+
+/** A header component's name. */
+export type HeaderComponent = keyof typeof openApiHeaders;
+
+/** A `headers` map of a response, keyed by the wire name, each a `$ref` to its component. */
+export type HeaderRefs = Record<string, { $ref: string }>;
+
+/** Wire name of a component: the Cache-Control variants are all sent as `Cache-Control`. */
+function wireName(component: HeaderComponent): string {
+  return component.startsWith('Cache-Control') ? 'Cache-Control' : component;
+}
+
+/** Builds a response's `headers` map from component names. */
+export function headerRefs(...components: readonly HeaderComponent[]): HeaderRefs {
+  return Object.fromEntries(components.map((component) => [wireName(component), { $ref: `#/components/headers/${component}` }]));
+}
+
+/** The rate-limit headers, as a group. */
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'] as const;
