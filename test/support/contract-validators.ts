@@ -10,17 +10,12 @@ import { healthSchema } from '../../build/contract/health-schema.ts';
 import { programListSchema } from '../../build/contract/program-list-schema.ts';
 import { programSchema } from '../../build/contract/program-schema.ts';
 import { readinessSchema } from '../../build/contract/readiness-schema.ts';
+import { jsonSchemaDocumentSchema } from '../../gateway/openapi/json-schema-document-schema.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 
-/** The JSON Schema document shape of spec 2.5. */
-const jsonSchemaDocumentSchema = {
-  type: 'object',
-  required: ['$schema', '$id', 'title', 'type', 'properties', 'required'],
-  properties: { type: { const: 'object' }, additionalProperties: { type: 'boolean' }, properties: { type: 'object' }, required: { type: 'array' } },
-} as const;
 
 const schemas = {
   program: programSchema,
