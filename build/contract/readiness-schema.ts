@@ -4,6 +4,21 @@ import { READINESS_CODES } from './vocab-enums.ts';
 const gate = (properties: Record<string, unknown>, required: readonly string[]) =>
   ({ type: 'object', additionalProperties: false, required: ['green', ...required], properties: { green: { type: 'boolean' }, ...properties } }) as const;
 
+/** The readiness thresholds a dataset manifest sets and readiness echoes (spec 2.9 `thresholds`). */
+export const readinessThresholdsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['minLicensedPrograms', 'minCitiesCovered', 'maxDeadLinkShare', 'maxUnverifiedShare', 'maxFactErrorRate', 'maxAuditAgeDays'],
+  properties: {
+    minLicensedPrograms: { type: 'integer', minimum: 0 },
+    minCitiesCovered: { type: 'integer', minimum: 0 },
+    maxDeadLinkShare: { type: 'number', minimum: 0, maximum: 1 },
+    maxUnverifiedShare: { type: 'number', minimum: 0, maximum: 1 },
+    maxFactErrorRate: { type: 'number', minimum: 0, maximum: 1 },
+    maxAuditAgeDays: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
 /** Response of `/api/data/readiness`, also embedded as `paidLicensing` in dataset health. */
 export const readinessSchema = {
   type: 'object',
@@ -47,19 +62,7 @@ export const readinessSchema = {
         trustedOriginProxyConfigured: { type: 'boolean' },
       },
     },
-    thresholds: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['minLicensedPrograms', 'minCitiesCovered', 'maxDeadLinkShare', 'maxUnverifiedShare', 'maxFactErrorRate', 'maxAuditAgeDays'],
-      properties: {
-        minLicensedPrograms: { type: 'integer', minimum: 0 },
-        minCitiesCovered: { type: 'integer', minimum: 0 },
-        maxDeadLinkShare: { type: 'number', minimum: 0, maximum: 1 },
-        maxUnverifiedShare: { type: 'number', minimum: 0, maximum: 1 },
-        maxFactErrorRate: { type: 'number', minimum: 0, maximum: 1 },
-        maxAuditAgeDays: { type: 'integer', minimum: 1 },
-      },
-    },
+    thresholds: readinessThresholdsSchema,
     reasons: {
       type: 'array',
       items: {

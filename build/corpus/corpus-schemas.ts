@@ -2,6 +2,8 @@
  * JSON Schemas of every corpus file: the one definition of the corpus format, enforced by ajv at load
  * time and documented in corpus/README.md. Cross-file rules live in check-corpus-references.ts.
  */
+import { changeEventSchema } from '../contract/change-feed-schema.ts';
+import { readinessThresholdsSchema } from '../contract/readiness-schema.ts';
 import { CHANGE_TYPES, FUNDING_STATUSES } from '../contract/vocab-enums.ts';
 
 const date = { type: 'string', format: 'date' } as const;
@@ -28,22 +30,7 @@ export const manifestSchema = {
       additionalProperties: false,
       required: ['thresholds', 'commercialRelease'],
       properties: {
-        thresholds: {
-          type: 'object',
-          additionalProperties: false,
-          required: [
-            'minLicensedPrograms', 'minCitiesCovered', 'maxDeadLinkShare', 'maxUnverifiedShare',
-            'maxFactErrorRate', 'maxAuditAgeDays',
-          ],
-          properties: {
-            minLicensedPrograms: { type: 'integer', minimum: 0 },
-            minCitiesCovered: { type: 'integer', minimum: 0 },
-            maxDeadLinkShare: { type: 'number', minimum: 0, maximum: 1 },
-            maxUnverifiedShare: { type: 'number', minimum: 0, maximum: 1 },
-            maxFactErrorRate: { type: 'number', minimum: 0, maximum: 1 },
-            maxAuditAgeDays: { type: 'integer', minimum: 1 },
-          },
-        },
+        thresholds: readinessThresholdsSchema,
         commercialRelease: {
           type: 'object',
           additionalProperties: false,
@@ -235,24 +222,14 @@ export const vocabulariesSchema = {
   },
 } as const;
 
-/** One line of `corpus/changes.ndjson`: a spec 2.7 change event with its durable id. */
+/**
+ * One line of `corpus/changes.ndjson`: a spec 2.7 change event with its durable id, stricter than the
+ * served schema it extends: known event types and city slugs only.
+ */
 export const changeEventRowSchema = {
   $id: 'corpus:change-event',
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'detectedAt', 'city', 'programName', 'type', 'fromStatus', 'toStatus'],
-  properties: {
-    id: { type: 'integer', minimum: 1 },
-    detectedAt: { type: 'string', format: 'date-time' },
-    city: slug,
-    programId,
-    programName: { type: ['string', 'null'] },
-    type: { enum: CHANGE_TYPES },
-    fromStatus: { type: ['string', 'null'] },
-    toStatus: { type: ['string', 'null'] },
-    fromAmount: { type: ['number', 'null'] },
-    toAmount: { type: ['number', 'null'] },
-  },
+  ...changeEventSchema,
+  properties: { ...changeEventSchema.properties, city: slug, programId, type: { enum: CHANGE_TYPES } },
 } as const;
 
 /**
