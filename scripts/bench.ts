@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, then
+ * `--redis`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
+ * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { FUNDING_STATUSES, INCOME_TIERS } from '../build/contract/vocab-enums.ts';
+import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
+import { fetchBody, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
+import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
+import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
+import type { CeilingRoutes } from './bench/ceiling-server.ts';
+import { describeMachine } from './bench/describe-machine.ts';
+import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundState } from './bench/drive-rounds.ts';
+import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
+import { measureBuild, run } from './bench/measure-build.ts';
+import { createMissQueries } from './bench/miss-queries.ts';
+import { renderReport, replaceSection, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
+import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+/** Limits far above anything a bench can send: every request is metered, none is refused. */
+const RAISED_LIMITS = { tiers: { commercial: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } }, public: { perMinute: 1_000_000_000 } };
+const LICENSED = new Set(['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'changes']);
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
+  const options = parseBenchOptions(process.argv.slice(2));
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const work = mkdtempSync(join(tmpdir(), 'hra-bench-'));
+  const cleanup: Array<() => Promise<void>> = [];
+  try {
+    progress(`bench: ${command} in ${work}`);
+    const build = await measureBuild(root, join(work, 'corpus'), join(work, 'dist'), options.scale, progress);
+    progress(`bench: build ${build.buildSeconds.toFixed(1)} s, peak RSS ${((build.peakRssBytes ?? 0) / 1e6).toFixed(0)} MB`);
+    const dataset = join(work, 'dist', 'current.sqlite');
+    const keys = join(work, 'keys.sqlite');
+    const limits = join(work, 'limits.json');
+    writeFileSync(limits, JSON.stringify(RAISED_LIMITS));
+    const created = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/hra.ts'), 'keys', 'create', '--keys', keys, '--tier', 'commercial', '--label', 'bench', '--json'], root);
+    const apiKey = (JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
+    const routes = benchRoutes(dataset, join(work, 'corpus'), apiKey);
+    const unfiltered = routes[0] as BenchRoute;
+    const threads = availableParallelism() <= 2 ? 1 : 2;
+    const load = pickLoadGenerator(threads);
+    const state: RoundState = { missOffset: 0, peakRss: new Map() };
+    const figures: RouteFigures[] = [];
+    const gateways: GatewayFigures[] = [];
+    const notes: string[] = [];
+    const drive = { rounds: options.rounds, seconds: options.roundSeconds, connections: options.connections };
+
+    // Phase 1: the embedded defaults against the ceiling, alternating.
+    const memory = await startBenchGateway({ root, dataset, keys, limits }, unfiltered.path, apiKey);
+    cleanup.push(() => memory.process.stop());
+    progress(`bench: gateway at ${memory.process.url}, first licensed 200 after ${memory.firstResponseMs.toFixed(0)} ms`);
+    const ceiling = await startCeiling(work, memory, routes, apiKey, state);
+    cleanup.push(() => ceiling.stop());
+    const gatewayServer: RoundServer = { mode: 'gateway', origin: memory.process.url, pid: memory.process.pid };
+    const ceilingServer: RoundServer = { mode: 'ceiling', origin: ceiling.url };
+    const restRss = await settledRss(memory.process.pid);
+    await warmUp(load, routes, [gatewayServer, ceilingServer], options, state);
+    for (const route of routes) figures.push(...(await driveRounds(load, route, [gatewayServer, ceilingServer], drive, state, progress)));
+    gateways.push(gatewayFigures('gateway', memory, restRss, state));
+    await memory.process.stop();
+
+    // Phase 2: the licensed routes with limit windows in a real Redis (ratios against phase 1's ceiling).
+    const skip = options.redis ? redisServerSkip() : 'skipped (--no-redis)';
+    if (skip === false) {
+      const redis: RedisServer = await startRedisServer();
+      cleanup.push(() => redis.stop());
+      const shared = await startBenchGateway({ root, dataset, keys, limits, redisUrl: redis.url }, unfiltered.path, apiKey);
+      cleanup.push(() => shared.process.stop());
+      const redisServer: RoundServer = { mode: 'gateway --redis', origin: shared.process.url, pid: shared.process.pid };
+      const redisRoutes = routes.filter((route) => LICENSED.has(route.id) && (!options.quick || route.id === 'unfiltered'));
+      const redisRest = await settledRss(shared.process.pid);
+      await warmUp(load, redisRoutes, [redisServer], options, state);
+      for (const route of redisRoutes) figures.push(...(await driveRounds(load, route, [redisServer], drive, state, progress)));
+      gateways.push(gatewayFigures('gateway --redis', shared, redisRest, state));
+      await shared.process.stop();
+      await redis.stop();
+      notes.push(`\`--redis\` rows: the licensed routes${options.quick ? ' (--quick: unfiltered only)' : ''} against a redis-server the bench started on loopback; their ratio is to the ceiling measured in the same run above.`);
+    } else {
+      notes.push(`\`--redis\` phase not run: ${skip}.`);
+    }
+
+    let profile: ProfileSummary | undefined;
+    if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits }, unfiltered, apiKey, load, options, state);
+    await ceiling.stop();
+
+    notes.push(...routeNotes(routes, load.name));
+    notes.push(`machine load average (1 min): ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs: other work on a shared machine moves absolute figures; the ratios are measured side by side to survive it.`);
+    const report: BenchReport = {
+      command,
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      machine: describeMachine(),
+      loadTool: load.name,
+      connections: options.connections,
+      rounds: options.rounds,
+      roundSeconds: options.roundSeconds,
+      scale: options.scale,
+      build,
+      routes: figures,
+      gateways,
+      notes,
+      ...(profile ? { profile } : {}),
+      elapsedSeconds: (performance.now() - began) / 1000,
+    };
+    const text = renderReport(report);
+    process.stdout.write(`${text}\n`);
+    const out = resolve(root, options.out);
+    let document = '';
+    try {
+      document = readFileSync(out, 'utf8');
+    } catch {
+      document = '# Benchmarks\n\nWritten by `npm run bench` (scripts/bench.ts); each configuration replaces its own section.\n';
+    }
+    writeFileSync(out, replaceSection(document, sectionId(options), text));
+    progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${report.elapsedSeconds.toFixed(0)} s`);
+    // Not a harness failure: a gateway that answers 503 under load (Redis too slow: fail closed) is a finding.
+    const dirty = figures.filter((figure) => figure.non2xx + figure.errors > 0);
+    if (dirty.length > 0) progress(`bench: warning: non-2xx responses or socket errors on ${dirty.map((figure) => `${figure.route} (${figure.mode})`).join(', ')} (marked ⚠ in the table)`);
+  } finally {
+    for (const step of cleanup.reverse()) await step().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The routes of issue 6, read from the built snapshot: the largest city, one of its served records. */
+function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchRoute[] {
+  const db = new Database(dataset, { readonly: true, fileMustExist: true });
+  let city: string;
+  let recordId: string;
+  try {
+    const largest = db.prepare("SELECT city, count(*) AS served FROM programs WHERE withheld = 'served' AND city <> 'national' GROUP BY city ORDER BY served DESC, city LIMIT 1").get() as { city: string };
+    city = largest.city;
+    recordId = (db.prepare("SELECT id FROM programs WHERE city = ? AND withheld = 'served' ORDER BY ord LIMIT 1").get(city) as { id: string }).id;
+  } finally {
+    db.close();
+  }
+  const vocabularies = JSON.parse(readFileSync(join(corpusDir, 'vocabularies.json'), 'utf8')) as { categories: string[]; projectTypes: string[]; eligibilityTypes: string[]; specialPopulations: string[] };
+  const miss = createMissQueries([
+    ['income', INCOME_TIERS],
+    ['type', vocabularies.eligibilityTypes],
+    ['special', vocabularies.specialPopulations],
+    ['status', FUNDING_STATUSES],
+    ['project', vocabularies.projectTypes],
+    ['category', vocabularies.categories],
+  ]);
+  const licensed = { 'X-Api-Key': apiKey };
+  return [
+    { id: 'unfiltered', path: `/api/programs/${city}`, headers: licensed },
+    { id: 'filtered-miss', path: `/api/programs/${city}`, headers: licensed, miss },
+    { id: 'filtered-hit', path: `/api/programs/${city}?income=low`, headers: licensed },
+    { id: 'detail', path: `/api/programs/${city}/${encodeURIComponent(recordId)}`, headers: licensed },
+    { id: 'sample', path: '/api/sample', headers: {} },
+    { id: 'changes', path: '/api/changes?since=2026-01-01&limit=100', headers: licensed },
+    { id: 'health', path: '/api/dataset/health', headers: {} },
+  ];
+}
+
+/** Fetches every route's bytes from the gateway once and starts the ceiling serving exactly those. */
+async function startCeiling(work: string, gateway: BenchGateway, routes: readonly BenchRoute[], apiKey: string, state: RoundState): Promise<BenchProcess> {
+  const ceilingRoutes: CeilingRoutes = { bodies: {}, missBody: '' };
+  for (const route of routes) {
+    if (route.miss) {
+      // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection.
+      const body = await fetchBody(gateway.process.url, `${route.path}?${route.miss.query(state.missOffset)}`, apiKey);
+      state.missOffset += 1;
+      ceilingRoutes.missBody = body.toString('base64');
+    } else {
+      ceilingRoutes.bodies[route.path] = (await fetchBody(gateway.process.url, route.path, apiKey)).toString('base64');
+    }
+  }
+  const file = join(work, 'ceiling-routes.json');
+  writeFileSync(file, JSON.stringify(ceilingRoutes));
+  return spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root);
+}
+
+async function warmUp(load: LoadGenerator, routes: readonly BenchRoute[], servers: readonly RoundServer[], options: BenchOptions, state: RoundState): Promise<void> {
+  progress(`bench: warming up ${servers.map((server) => server.mode).join(', ')} (${options.warmupSeconds} s per route)`);
+  for (const server of servers) {
+    // The ceiling has no code path to warm beyond node:http's own: one route is enough.
+    for (const route of server.mode === 'ceiling' ? routes.slice(0, 1) : routes) {
+      await driveOnce(load, route, server, options.warmupSeconds, options.connections, state);
+    }
+  }
+}
+
+/** RSS after a second of quiet, once the routes' first requests have been served. */
+async function settledRss(pid: number): Promise<number | undefined> {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return residentBytes(pid);
+}
+
+function gatewayFigures(mode: GatewayFigures['mode'], gateway: BenchGateway, restRssBytes: number | undefined, state: RoundState): GatewayFigures {
+  return {
+    mode,
+    restRssBytes,
+    loadRssBytes: state.peakRss.get(gateway.process.pid),
+    listeningMs: gateway.process.listeningMs,
+    firstResponseMs: gateway.firstResponseMs,
+  };
+}
+
+/** Drives the unfiltered route on a gateway started with `--cpu-prof` and summarizes the main thread's profile. */
+async function profileGateway(
+  work: string,
+  config: { root: string; dataset: string; keys: string; limits: string },
+  route: BenchRoute,
+  apiKey: string,
+  load: LoadGenerator,
+  options: BenchOptions,
+  state: RoundState,
+): Promise<ProfileSummary> {
+  const dir = join(work, 'profile');
+  mkdirSync(dir);
+  const gateway = await startBenchGateway({ ...config, cpuProfileDir: dir }, route.path, apiKey);
+  const server: RoundServer = { mode: 'gateway', origin: gateway.process.url };
+  progress(`bench: profiling ${route.id} for ${options.profileSeconds} s`);
+  await driveOnce(load, route, server, options.warmupSeconds, options.connections, state);
+  await driveOnce(load, route, server, options.profileSeconds, options.connections, state);
+  await gateway.process.stop();
+  // The main thread's profile is `CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`; tsx's loader thread writes another.
+  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  const main = files.find((name) => name.includes(`.${gateway.process.pid}.0.`)) ?? files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+  if (main === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
+  const kept = join(tmpdir(), `hra-bench-gateway-${Date.now()}.cpuprofile`);
+  writeFileSync(kept, readFileSync(join(dir, main)));
+  progress(`bench: gateway CPU profile kept at ${kept} (open in Chrome DevTools)`);
+  return { route: `\`${route.id}\` (warm-up ${options.warmupSeconds} s included; start-up excluded by self-time ranking)`, seconds: options.profileSeconds, top: summarizeCpuProfile(JSON.parse(readFileSync(join(dir, main), 'utf8')) as CpuProfile, 15) };
+}
+
+function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
+  const miss = routes.find((route) => route.miss)?.miss;
+  return [
+    `paths: ${routes.map((route) => `${route.id} \`${route.path}${route.miss ? '?<filters>' : ''}\``).join(', ')}; licensed routes carry \`X-Api-Key\` of a commercial key (limits raised with \`--limits\`: metered, never refused).`,
+    `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
+    `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
+    `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,
+  ];
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+/** Starts `hra serve` for a bench (the real CLI, spawned) and measures its start-up and resting memory. */
+import { join } from 'node:path';
+import { residentBytes, spawnServer, type BenchProcess } from './bench-process.ts';
+
+/** What the gateway serves and how. */
+export interface BenchGatewayConfig {
+  root: string;
+  dataset: string;
+  keys: string;
+  limits: string;
+  redisUrl?: string;
+  /** Directory for `node --cpu-prof` output; profiling is off when absent. */
+  cpuProfileDir?: string;
+}
+
+/** A started gateway with its start-up figures. */
+export interface BenchGateway {
+  process: BenchProcess;
+  /** Milliseconds from spawn to the first 200 on `probePath`. */
+  firstResponseMs: number;
+  restRssBytes: number | undefined;
+}
+
+/** Spawns the gateway, then polls `probePath` with the key until it answers 200. */
+export async function startBenchGateway(config: BenchGatewayConfig, probePath: string, apiKey: string): Promise<BenchGateway> {
+  const nodeArgs = ['--import', 'tsx'];
+  if (config.cpuProfileDir !== undefined) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', config.cpuProfileDir);
+  const serveArgs = ['serve', '--dataset', config.dataset, '--keys', config.keys, '--port', '0', '--limits', config.limits];
+  if (config.redisUrl !== undefined) serveArgs.push('--redis', config.redisUrl, '--cursor-secret', 'bench-cursor-secret');
+  const started = await spawnServer(process.execPath, [...nodeArgs, join(config.root, 'scripts/hra.ts'), ...serveArgs], config.root);
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const response = await fetch(`${started.url}${probePath}`, { headers: { 'X-Api-Key': apiKey } }).catch(() => undefined);
+    await response?.arrayBuffer();
+    if (response?.status === 200) break;
+    if (performance.now() > deadline) {
+      await started.stop();
+      throw new Error(`gateway never answered 200 on ${probePath} (last status ${response?.status ?? 'none'})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const firstResponseMs = performance.now() - started.spawnedAt;
+  return { process: started, firstResponseMs, restRssBytes: residentBytes(started.pid) };
+}
+
+/** GETs `path` once and returns the bytes; throws unless the answer is 200. */
+export async function fetchBody(origin: string, path: string, apiKey: string): Promise<Buffer> {
+  const response = await fetch(`${origin}${path}`, { headers: { 'X-Api-Key': apiKey } });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${body.toString('utf8').slice(0, 200)}`);
+  return body;
+}

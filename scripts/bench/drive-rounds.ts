@@ -1,0 +1,83 @@
+/** Runs the measured rounds of one route, alternating servers (A B A B), and folds them into figures. */
+import { sampleResident } from './bench-process.ts';
+import type { LoadGenerator, LoadTarget } from './load-generator.ts';
+import type { MissQueries } from './miss-queries.ts';
+import type { LoadResult } from './parse-wrk-output.ts';
+import type { RouteFigures, RouteId, ServerMode } from './render-report.ts';
+import { median, spreadOf } from './round-statistics.ts';
+
+/** A server under test in a round. */
+export interface RoundServer {
+  mode: ServerMode;
+  origin: string;
+  /** Sampled for RSS while it is driven (gateways only). */
+  pid?: number;
+}
+
+/** A route to drive. */
+export interface BenchRoute {
+  id: RouteId;
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  /** Vary the filter query per request (the cache-miss route). */
+  miss?: MissQueries;
+}
+
+/** Shared state of a run: the next unused miss-query number, the RSS peaks per pid. */
+export interface RoundState {
+  missOffset: number;
+  peakRss: Map<number, number>;
+}
+
+/** Drives `route` on each server in turn for `rounds` rounds of `seconds`; returns one figure set per server. */
+export async function driveRounds(
+  load: LoadGenerator,
+  route: BenchRoute,
+  servers: readonly RoundServer[],
+  options: { rounds: number; seconds: number; connections: number },
+  state: RoundState,
+  progress: (line: string) => void,
+): Promise<RouteFigures[]> {
+  const results = new Map<ServerMode, LoadResult[]>(servers.map((server) => [server.mode, []]));
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const server of servers) {
+      const result = await driveOnce(load, route, server, options.seconds, options.connections, state);
+      results.get(server.mode)?.push(result);
+      progress(`bench: ${route.id} ${server.mode} round ${round}/${options.rounds}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+    }
+  }
+  return servers.map((server) => summarize(route, server.mode, results.get(server.mode) ?? []));
+}
+
+/** One load run; samples the server's RSS meanwhile and advances the miss-query offset past it. */
+export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: RoundServer, seconds: number, connections: number, state: RoundState): Promise<LoadResult> {
+  const target: LoadTarget = {
+    origin: server.origin,
+    path: route.path,
+    headers: route.headers,
+    ...(route.miss ? { miss: { queries: route.miss, offset: state.missOffset } } : {}),
+  };
+  const sampler = server.pid === undefined ? undefined : sampleResident(server.pid);
+  const result = await load.run(target, seconds, connections);
+  const peak = sampler?.stop();
+  if (server.pid !== undefined && peak !== undefined) state.peakRss.set(server.pid, Math.max(state.peakRss.get(server.pid) ?? 0, peak));
+  // Requests still in flight when the tool stopped were numbered too, and wrk threads number theirs
+  // interleaved and may finish unevenly: skip well past them. The ceiling ignores the query entirely.
+  if (route.miss && server.mode !== 'ceiling') state.missOffset += result.requests * 2 + connections * 2;
+  return result;
+}
+
+function summarize(route: BenchRoute, mode: ServerMode, results: readonly LoadResult[]): RouteFigures {
+  return {
+    route: route.id,
+    mode,
+    path: route.path,
+    rps: spreadOf(results.map((result) => result.requestsPerSecond)),
+    p50Ms: median(results.map((result) => result.p50Ms)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+    p99WorstMs: Math.max(...results.map((result) => result.p99Ms)),
+    bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+  };
+}

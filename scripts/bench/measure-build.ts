@@ -1,0 +1,79 @@
+/**
+ * Generates the scale corpus and builds it with the real CLI in a child process, timing the build and
+ * reading its peak RSS: from GNU `/usr/bin/time -v` when present, else from a preloaded module that
+ * prints `process.resourceUsage().maxRSS` at exit. Either way the figure is the build process's own.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+
+/** The build's figures. */
+export interface BuildFigures {
+  rows: number;
+  synthSeconds: number;
+  buildSeconds: number;
+  peakRssBytes: number | undefined;
+  /** How the peak RSS was read. */
+  rssSource: string;
+  revision: string;
+}
+
+const TIME = '/usr/bin/time';
+
+/** Runs `hra synth` then `hra build`; progress lines are passed to `progress`. */
+export async function measureBuild(root: string, corpusDir: string, outDir: string, scale: number, progress: (line: string) => void): Promise<BuildFigures> {
+  const hra = ['--import', 'tsx', join(root, 'scripts/hra.ts')];
+  const synthStarted = performance.now();
+  const synth = await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpusDir, '--scale', String(scale)], root, progress);
+  const synthSeconds = (performance.now() - synthStarted) / 1000;
+  const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
+
+  const useTime = hasGnuTime();
+  const buildArgs = [...hra, 'build', '--corpus', corpusDir, '--out', outDir];
+  const started = performance.now();
+  const build = useTime
+    ? await run(TIME, ['-v', process.execPath, ...buildArgs], root, progress)
+    : await run(process.execPath, ['--import', 'tsx', '--import', join(root, 'scripts/bench/report-max-rss.ts'), ...buildArgs.slice(2)], root, progress);
+  const buildSeconds = (performance.now() - started) / 1000;
+  const kb = useTime
+    ? build.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
+    : build.stderr.match(/bench-max-rss-kb (\d+)/)?.[1];
+  const revision = build.stdout.trim().split('\n').at(-1) ?? '';
+  return {
+    rows,
+    synthSeconds,
+    buildSeconds,
+    peakRssBytes: kb === undefined ? undefined : Number(kb) * 1024,
+    rssSource: useTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS at exit',
+    revision,
+  };
+}
+
+function hasGnuTime(): boolean {
+  try {
+    accessSync(TIME, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a command to completion; rejects with its last stderr line on a non-zero exit. */
+export function run(command: string, args: readonly string[], cwd: string, progress: (line: string) => void = () => {}): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      stderr += text;
+      for (const line of text.split('\n')) if (/^(synth|corpus|build):/.test(line)) progress(line);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`${args.filter((arg) => !arg.startsWith('-')).slice(-6).join(' ')} failed (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
+    });
+  });
+}

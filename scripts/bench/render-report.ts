@@ -1,0 +1,166 @@
+/** Renders a bench run as Markdown: the same text goes to stdout and into a section of BENCHMARKS.md. */
+import { atLeastRatio, atMost, buildSecondsTarget, gatewayRssTargetMb, withinBelow, type Verdict } from './bench-targets.ts';
+import type { BuildFigures } from './measure-build.ts';
+import type { Spread } from './round-statistics.ts';
+import type { HotFunction } from './summarize-cpu-profile.ts';
+
+/** Which server answered. */
+export type ServerMode = 'gateway' | 'gateway --redis' | 'ceiling';
+
+/** Route ids, in table order. */
+export const ROUTE_IDS = ['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'sample', 'changes', 'health'] as const;
+export type RouteId = (typeof ROUTE_IDS)[number];
+
+/** One route on one server, summarized over its rounds. */
+export interface RouteFigures {
+  route: RouteId;
+  mode: ServerMode;
+  path: string;
+  rps: Spread;
+  /** Medians over rounds. */
+  p50Ms: number;
+  p99Ms: number;
+  /** Worst round's p99. */
+  p99WorstMs: number;
+  bytesPerResponse: number;
+  /** Non-2xx/3xx responses and socket errors over every round; both must be 0 for a clean run. */
+  non2xx: number;
+  errors: number;
+}
+
+/** A gateway process's memory and start-up. */
+export interface GatewayFigures {
+  mode: Exclude<ServerMode, 'ceiling'>;
+  restRssBytes: number | undefined;
+  loadRssBytes: number | undefined;
+  listeningMs: number;
+  firstResponseMs: number;
+}
+
+/** A profile's summary with the route it was taken on. */
+export interface ProfileSummary {
+  route: string;
+  seconds: number;
+  top: HotFunction[];
+}
+
+/** Everything a run measured. */
+export interface BenchReport {
+  command: string;
+  date: string;
+  machine: string;
+  loadTool: string;
+  connections: number;
+  rounds: number;
+  roundSeconds: number;
+  scale: number;
+  build: BuildFigures;
+  routes: RouteFigures[];
+  gateways: GatewayFigures[];
+  notes: string[];
+  profile?: ProfileSummary;
+  elapsedSeconds: number;
+}
+
+/** The Markdown section for one run (no surrounding markers). */
+export function renderReport(report: BenchReport): string {
+  const lines: string[] = [];
+  lines.push(`### \`${report.command}\` — ${report.date}`, '');
+  lines.push(`- machine: ${report.machine}`);
+  lines.push(`- load: ${report.loadTool}, ${report.connections} connections, ${report.rounds} rounds of ${report.roundSeconds} s per route and server, alternating gateway and ceiling after a warm-up`);
+  lines.push(`- corpus: \`hra synth --seed 1 --scale ${report.scale}\`, ${report.build.rows.toLocaleString('en-US')} rows; revision \`${report.build.revision.slice(0, 16)}…\``);
+  lines.push(`- run took ${report.elapsedSeconds.toFixed(0)} s`, '');
+  lines.push(...renderRouteTable(report), '');
+  lines.push(...renderFigureTable(report), '');
+  if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
+  if (report.profile) lines.push(...renderProfile(report.profile), '');
+  return lines.join('\n');
+}
+
+/** Per route and server: requests/s median and spread, latency, ratio to the ceiling, the target. */
+export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] {
+  const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---|'];
+  for (const route of ROUTE_IDS) {
+    const ceiling = find(report.routes, route, 'ceiling');
+    for (const mode of ['gateway', 'gateway --redis', 'ceiling'] as const) {
+      const figures = find(report.routes, route, mode);
+      if (!figures) continue;
+      const ratio = mode === 'ceiling' || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;
+      const verdict = routeVerdict(report.routes, figures, ratio);
+      const dirty = figures.non2xx + figures.errors > 0 ? ` ⚠ ${figures.non2xx} non-2xx, ${figures.errors} errors` : '';
+      rows.push(
+        `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
+      );
+    }
+  }
+  return rows;
+}
+
+function routeVerdict(all: readonly RouteFigures[], figures: RouteFigures, ratio: number | undefined): Verdict[] | undefined {
+  if (figures.mode === 'ceiling') return undefined;
+  if (figures.route === 'filtered-hit') {
+    const unfiltered = find(all, 'unfiltered', figures.mode);
+    return unfiltered ? [withinBelow(figures.rps.median, unfiltered.rps.median, 0.1, 'unfiltered')] : undefined;
+  }
+  if (ratio === undefined) return undefined;
+  if (figures.route === 'unfiltered' && figures.mode === 'gateway') return [atLeastRatio(ratio, 0.7), atMost(figures.p99Ms, 5, 'ms p99', 2)];
+  if (figures.route === 'unfiltered') return [atLeastRatio(ratio, 0.45)];
+  if (figures.route === 'filtered-miss' && figures.mode === 'gateway') return [atLeastRatio(ratio, 0.25)];
+  return undefined;
+}
+
+/** Build, memory and start-up figures with their targets. */
+export function renderFigureTable(report: Pick<BenchReport, 'build' | 'gateways' | 'scale'>): string[] {
+  const rows = ['| figure | value | target |', '|---|---:|---|'];
+  const mark = (verdict: Verdict | undefined) => (verdict ? `${verdict.met ? '✅' : '❌'} ${verdict.text}` : '—');
+  const { build, scale } = report;
+  const buildTarget = buildSecondsTarget(scale);
+  rows.push(`| synth (corpus generation) | ${build.synthSeconds.toFixed(1)} s | — |`);
+  rows.push(`| build, ${build.rows.toLocaleString('en-US')} rows | ${build.buildSeconds.toFixed(1)} s | ${mark(buildTarget === undefined ? undefined : atMost(build.buildSeconds, buildTarget, 's'))} |`);
+  rows.push(`| build peak RSS (${build.rssSource}) | ${mb(build.peakRssBytes)} | ${mark(atMost(megabytes(build.peakRssBytes), 1024 * 1.048576, 'MB', 0))} (1 GiB) |`);
+  const rssTarget = gatewayRssTargetMb(scale);
+  for (const gateway of report.gateways) {
+    rows.push(`| ${gateway.mode}: RSS at rest | ${mb(gateway.restRssBytes)} | ${mark(rssTarget === undefined ? undefined : atMost(megabytes(gateway.restRssBytes), rssTarget, 'MB', 0))} |`);
+    rows.push(`| ${gateway.mode}: RSS under load (peak) | ${mb(gateway.loadRssBytes)} | ${mark(rssTarget === undefined ? undefined : atMost(megabytes(gateway.loadRssBytes), rssTarget, 'MB', 0))} |`);
+    const startTarget = atMost(gateway.firstResponseMs / 1000, 1, 's', 2);
+    rows.push(`| ${gateway.mode}: spawn to first licensed 200 (listening at ${(gateway.listeningMs / 1000).toFixed(2)} s) | ${(gateway.firstResponseMs / 1000).toFixed(2)} s | ${scale === 10 ? mark(startTarget) : `${startTarget.target} at 570k rows (here ${startTarget.met ? 'within' : 'over'})`} |`);
+  }
+  return rows;
+}
+
+function renderProfile(profile: ProfileSummary): string[] {
+  const rows = [`CPU profile of the gateway (\`node --cpu-prof\`), ${profile.seconds} s of load on ${profile.route}, top self time:`, '', '| self | share | function |', '|---:|---:|---|'];
+  for (const hot of profile.top) rows.push(`| ${hot.selfMs.toFixed(0)} ms | ${(hot.share * 100).toFixed(1)}% | \`${hot.location}\` |`);
+  return rows;
+}
+
+/** Replaces (or appends) the section between `<!-- bench:<id>:begin -->` and `<!-- bench:<id>:end -->`. */
+export function replaceSection(document: string, id: string, body: string): string {
+  const begin = `<!-- bench:${id}:begin -->`;
+  const end = `<!-- bench:${id}:end -->`;
+  const section = `${begin}\n${body.trimEnd()}\n${end}`;
+  const from = document.indexOf(begin);
+  const to = document.indexOf(end);
+  if (from >= 0 && to > from) return `${document.slice(0, from)}${section}${document.slice(to + end.length)}`;
+  return `${document.trimEnd()}\n\n${section}\n`;
+}
+
+function find(all: readonly RouteFigures[], route: RouteId, mode: ServerMode): RouteFigures | undefined {
+  return all.find((figures) => figures.route === route && figures.mode === mode);
+}
+
+function megabytes(bytes: number | undefined): number | undefined {
+  return bytes === undefined ? undefined : bytes / 1e6;
+}
+
+function mb(bytes: number | undefined): string {
+  return bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`;
+}
+
+function whole(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}

@@ -1,0 +1,142 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
+import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-targets.ts';
+import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
+import { parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
+import { renderRouteTable, replaceSection, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
+import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
+
+const WRK_REPORT = `Running 10s test @ http://127.0.0.1:4000/api/programs/x
+  1 threads and 64 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     3.10ms  800.00us  20.01ms   90.00%
+    Req/Sec    20.50k     1.20k   22.00k    70.00%
+  Latency Distribution
+     50%  812.00us
+     75%    3.20ms
+     90%    4.00ms
+     99%    1.20s
+  205000 requests in 10.00s, 2.00GB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 7
+Requests/sec:  20499.87
+Transfer/sec:    204.80MB
+`;
+
+describe('parseWrkOutput', () => {
+  it('reads rate, percentiles in their units, totals and errors', () => {
+    const result = parseWrkOutput(WRK_REPORT);
+    assert.equal(result.requestsPerSecond, 20499.87);
+    assert.equal(result.p50Ms, 0.812);
+    assert.equal(result.p99Ms, 1200);
+    assert.equal(result.requests, 205000);
+    assert.equal(result.non2xx, 7);
+    assert.equal(result.errors, 3);
+    assert.equal(Math.round(result.bytesPerResponse), Math.round((2 * 1024 ** 3) / 205000));
+  });
+  it('reports a clean run as zero errors', () => {
+    const clean = WRK_REPORT.replace(/^\s+Socket errors.*\n/m, '').replace(/^\s+Non-2xx.*\n/m, '');
+    assert.deepEqual([parseWrkOutput(clean).non2xx, parseWrkOutput(clean).errors], [0, 0]);
+  });
+  it('names the missing line when wrk printed no report', () => {
+    assert.throws(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused'), /no Requests\/sec line/);
+  });
+});
+
+describe('median and spreadOf', () => {
+  const cases: Array<[number[], number]> = [[[3], 3], [[5, 1, 3], 3], [[4, 1, 3, 2], 2.5]];
+  for (const [values, expected] of cases) it(`median of ${values.join(',')} is ${expected}`, () => assert.equal(median(values), expected));
+  it('gives the min–max spread and NaN for no rounds', () => {
+    assert.deepEqual(spreadOf([10, 30, 20]), { median: 20, min: 10, max: 30 });
+    assert.ok(Number.isNaN(spreadOf([]).median));
+  });
+});
+
+describe('createMissQueries', () => {
+  const queries = createMissQueries([['income', ['low', 'any']], ['category', ['a b', 'c']], ['status', ['open']]]);
+  it('numbers every combination once, with no unfiltered query', () => {
+    assert.equal(queries.size, 3 * 3 * 2);
+    const seen = new Set(Array.from({ length: queries.size }, (_, n) => queries.query(n)));
+    assert.equal(seen.size, queries.size);
+    assert.ok(seen.has('category=bench-none'));
+    assert.ok(seen.has('income=low&category=a%20b&status=open'));
+  });
+  it('keeps requests distinct past the product', () => {
+    assert.equal(queries.query(18), 'category=bench-unknown-18');
+  });
+  it('emits the same walk as a wrk script', () => {
+    const lua = missQueriesLua(queries, '/api/programs/x', 2, { 'X-Api-Key': 'k' });
+    assert.match(lua, /wrk\.headers\["X-Api-Key"\] = "k"/);
+    assert.match(lua, /\{ "category", \{ "a%20b", "c" \} \}/);
+    assert.match(lua, /local size = 18\n/);
+    assert.match(lua, /local threads = 2\n/);
+  });
+});
+
+describe('targets', () => {
+  it('judges ratios, ceilings and the hit tolerance', () => {
+    assert.equal(atLeastRatio(0.72, 0.7).text, '≥ 70% of ceiling: met');
+    assert.equal(atLeastRatio(0.5, 0.7).text, '≥ 70% of ceiling: missed by 20.0 points');
+    assert.equal(atMost(12.5, 10, 's').text, '≤ 10 s: missed by 2.5 s (125% of target)');
+    assert.equal(atMost(undefined, 10, 's').met, false);
+    assert.equal(withinBelow(95, 100, 0.1, 'unfiltered').met, true);
+    assert.equal(withinBelow(120, 100, 0.1, 'unfiltered').met, true);
+    assert.equal(withinBelow(85, 100, 0.1, 'unfiltered').met, false);
+  });
+});
+
+describe('renderRouteTable', () => {
+  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number): RouteFigures => ({
+    route, mode, path: '/p', rps: { median: rps, min: rps - 10, max: rps + 10 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, non2xx: 0, errors: 0,
+  });
+  it('puts each gateway beside its ceiling with the ratio and its targets', () => {
+    const rows = renderRouteTable({ routes: [figures('unfiltered', 'gateway', 8000), figures('unfiltered', 'ceiling', 10000), figures('filtered-hit', 'gateway', 7000)] });
+    assert.equal(rows.length, 2 + 3);
+    assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 80% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
+    assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 100 \| — \|$/);
+    assert.match(rows[4] ?? '', /❌ within 10% of unfiltered: missed/);
+  });
+});
+
+describe('replaceSection', () => {
+  it('appends a new section and replaces it in place later, keeping the rest', () => {
+    const first = replaceSection('# Benchmarks\n\nnotes\n', 'scale-1', 'table one');
+    assert.equal(first, '# Benchmarks\n\nnotes\n\n<!-- bench:scale-1:begin -->\ntable one\n<!-- bench:scale-1:end -->\n');
+    const second = replaceSection(`${first}\nafter\n`, 'scale-1', 'table two');
+    assert.equal(second, '# Benchmarks\n\nnotes\n\n<!-- bench:scale-1:begin -->\ntable two\n<!-- bench:scale-1:end -->\n\nafter\n');
+  });
+});
+
+describe('summarizeCpuProfile', () => {
+  it('folds nodes of one function and ranks by self time', () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 4 });
+    const top = summarizeCpuProfile({
+      nodes: [
+        { id: 1, callFrame: frame('handle', 'file:///srv/app/gateway/app.ts') },
+        { id: 2, callFrame: frame('handle', 'file:///srv/app/gateway/app.ts') },
+        { id: 3, callFrame: frame('dispatch', 'file:///srv/app/node_modules/koa-compose/index.js') },
+      ],
+      samples: [1, 2, 3, 1],
+      timeDeltas: [1000, 1000, 1000, 1000],
+    });
+    assert.deepEqual(top.map((hot) => [hot.location, hot.selfMs, hot.share]), [
+      ['handle (gateway/app.ts:1:5)', 3, 0.75],
+      ['dispatch (koa-compose/index.js:1:5)', 1, 0.25],
+    ]);
+  });
+});
+
+describe('parseBenchOptions', () => {
+  it('shapes full and quick runs', () => {
+    const full = parseBenchOptions([]);
+    assert.deepEqual([full.rounds, full.roundSeconds, full.connections, full.profile, full.scale], [3, 10, 64, true, 1]);
+    const quick = parseBenchOptions(['--quick', '--scale', '10']);
+    assert.deepEqual([quick.rounds, quick.roundSeconds, quick.profile, sectionId(quick)], [2, 3, false, 'scale-10-quick']);
+  });
+  it('refuses an unknown argument or a bad scale', () => {
+    assert.throws(() => parseBenchOptions(['--fast']), /unknown argument "--fast"/);
+    assert.throws(() => parseBenchOptions(['--scale', '0.5']), /--scale must be an integer/);
+  });
+});
