@@ -8,10 +8,9 @@ import type { LimitDecision } from '../limits/rate-limiter.ts';
  */
 export function setRateLimitHeaders(ctx: Context, decision: LimitDecision, nowMs: number): void {
   const resetIn = Math.max(0, decision.resetAt - Math.floor(nowMs / 1000));
-  const reported = decision.policy.find((window) => window.quota === decision.limit) ?? decision.policy[0];
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
   ctx.set('X-RateLimit-Reset', String(decision.resetAt));
   ctx.set('RateLimit-Policy', decision.policy.map((window) => `"${window.name}";q=${window.quota};w=${window.seconds}`).join(', '));
-  ctx.set('RateLimit', `"${reported?.name ?? 'minute'}";r=${decision.remaining};t=${resetIn}`);
+  ctx.set('RateLimit', `"${decision.window}";r=${decision.remaining};t=${resetIn}`);
 }

@@ -40,6 +40,7 @@ export function decideLimit(
   if (reported === undefined) throw new Error('rate-limit policy has no windows');
   const decision = {
     allowed,
+    window: reported.name,
     limit: reported.quota,
     remaining: reportedRemaining,
     resetAt: reported.endMs / 1000,

@@ -1,5 +1,5 @@
 import type { LimitTier } from './limit-table.ts';
-import type { LimitPolicy } from './limit-windows.ts';
+import type { LimitPolicy, WindowName } from './limit-windows.ts';
 
 /**
  * The outcome of one metered request, carrying what the rate-limit headers need. `limit`, `remaining`
@@ -7,6 +7,8 @@ import type { LimitPolicy } from './limit-windows.ts';
  */
 export interface LimitDecision {
   readonly allowed: boolean;
+  /** The reported window (IETF `RateLimit` names it); quotas alone cannot tell two equal windows apart. */
+  readonly window: WindowName;
   /** Quota of the reported window (`X-RateLimit-Limit`). */
   readonly limit: number;
   /** Requests left in the reported window, never negative (`X-RateLimit-Remaining`). */

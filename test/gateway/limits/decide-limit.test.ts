@@ -30,14 +30,14 @@ describe('hasRoom', () => {
 });
 
 describe('decideLimit', () => {
-  const cases: readonly { used: [number, number]; allowed: boolean; limit: number; remaining: number; resetAt: number; retryAfter?: number }[] = [
-    { used: [1, 1], allowed: true, limit: 10, remaining: 9, resetAt: MINUTE_END },
-    { used: [3, 95], allowed: true, limit: 100, remaining: 5, resetAt: DAY_END },
-    { used: [5, 95], allowed: true, limit: 10, remaining: 5, resetAt: MINUTE_END }, // tie: sooner reset
-    { used: [10, 50], allowed: false, limit: 10, remaining: 0, resetAt: MINUTE_END, retryAfter: 45 },
-    { used: [2, 100], allowed: false, limit: 100, remaining: 0, resetAt: DAY_END, retryAfter: 21_585 },
-    { used: [10, 100], allowed: false, limit: 100, remaining: 0, resetAt: DAY_END, retryAfter: 21_585 }, // both spent: the later
-    { used: [25, 30], allowed: false, limit: 10, remaining: 0, resetAt: MINUTE_END, retryAfter: 45 }, // quota shrank mid-window
+  const cases: readonly { used: [number, number]; allowed: boolean; window: 'minute' | 'day'; limit: number; remaining: number; resetAt: number; retryAfter?: number }[] = [
+    { used: [1, 1], allowed: true, window: 'minute', limit: 10, remaining: 9, resetAt: MINUTE_END },
+    { used: [3, 95], allowed: true, window: 'day', limit: 100, remaining: 5, resetAt: DAY_END },
+    { used: [5, 95], allowed: true, window: 'minute', limit: 10, remaining: 5, resetAt: MINUTE_END }, // tie: sooner reset
+    { used: [10, 50], allowed: false, window: 'minute', limit: 10, remaining: 0, resetAt: MINUTE_END, retryAfter: 45 },
+    { used: [2, 100], allowed: false, window: 'day', limit: 100, remaining: 0, resetAt: DAY_END, retryAfter: 21_585 },
+    { used: [10, 100], allowed: false, window: 'day', limit: 100, remaining: 0, resetAt: DAY_END, retryAfter: 21_585 }, // both spent: the later
+    { used: [25, 30], allowed: false, window: 'minute', limit: 10, remaining: 0, resetAt: MINUTE_END, retryAfter: 45 }, // quota shrank mid-window
   ];
   for (const { used, ...expected } of cases) {
     it(`reports ${JSON.stringify(expected)} for counts ${used.join('/')}`, () => {
@@ -49,5 +49,12 @@ describe('decideLimit', () => {
     const late = Date.parse('2030-01-15T18:00:59.999Z');
     const d = decideLimit(policy, windowSlots(policy, late), [10, 10], false, late);
     assert.equal(d.retryAfter, 1);
+  });
+
+  it('names the reported window even when both windows have the same quota', () => {
+    const even = limitPolicy({ perMinute: 4, perDay: 4 });
+    const evenSlots = windowSlots(even, nowMs);
+    assert.equal(decideLimit(even, evenSlots, [2, 2], true, nowMs).window, 'minute');
+    assert.equal(decideLimit(even, evenSlots, [4, 4], true, nowMs).window, 'day');
   });
 });
