@@ -40,7 +40,8 @@ export interface AppDependencies extends AccessDependencies {
 
 /** Builds the Koa app. */
 export function createApp(deps: AppDependencies): Koa<GatewayState> {
-  const app = new Koa<GatewayState>({ proxy: deps.trustProxy });
+  // One trusted proxy: only the X-Forwarded-For entry it appended counts; entries before it are client-written.
+  const app = new Koa<GatewayState>({ proxy: deps.trustProxy, maxIpsCount: 1 });
   // Koa would print errors to stderr on its own; ours are rendered and logged by renderErrors.
   app.silent = true;
   const routeDeps: RouteDependencies = {
