@@ -1,0 +1,138 @@
+/** Caching (spec 4.4), HEAD, deprecation headers (spec 9.4), readiness gates (2.9) and trial-scoped city lists. */
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createApp } from '../../gateway/app.ts';
+import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
+import { MemoryRateLimiter } from '../../gateway/limits/memory-rate-limiter.ts';
+import { DEFAULT_LIMITS } from '../../gateway/limits/limit-table.ts';
+import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
+import { SnapshotHolder } from '../../gateway/snapshot/snapshot-holder.ts';
+import { assertMatchesSchema } from '../support/contract-validators.ts';
+import { buildTestSnapshot, startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+
+describe('conditional GET on the ETag allowlist', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway();
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  for (const path of ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json']) {
+    it(`${path}: strong ETag, 304 without a body on If-None-Match`, async () => {
+      const first = await gateway.get(path);
+      assert.equal(first.status, 200);
+      const etag = first.headers.get('etag') ?? '';
+      assert.match(etag, /^"[A-Za-z0-9_-]+"$/, 'strong ETag');
+      await first.arrayBuffer();
+      for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const again = await gateway.get(path, { headers: { 'If-None-Match': header } });
+        assert.equal(again.status, 304, header);
+        assert.equal((await again.arrayBuffer()).byteLength, 0);
+        assert.equal(again.headers.get('etag'), etag);
+        assert.match(again.headers.get('x-dataset-revision') ?? '', /^gm1-/);
+      }
+      const miss = await gateway.get(path, { headers: { 'If-None-Match': '"stale"' } });
+      assert.equal(miss.status, 200);
+      await miss.arrayBuffer();
+    });
+  }
+
+  it('health and readiness are public but carry no ETag', async () => {
+    for (const path of ['/api/dataset/health', '/api/data/readiness']) {
+      const response = await gateway.get(path);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('etag'), null);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const get = await gateway.get('/api/programs/alpha', { key: gateway.keys.commercial });
+    const body = await get.arrayBuffer();
+    const head = await gateway.get('/api/programs/alpha', { key: gateway.keys.commercial, method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(body.byteLength));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+  });
+
+  it('filters the city index and counts to a trial key\'s allowlist', async () => {
+    const cities = (await (await gateway.get('/api/cities', { key: gateway.keys.trial })).json()) as { cities: Array<{ slug: string }>; count: number };
+    assert.deepEqual(cities.cities.map((city) => city.slug), ['alpha', 'beta']);
+    assert.equal(cities.count, 2);
+    const counts = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.trial })).json()) as { cities: Array<{ slug: string; programCount: number }>; totalPrograms: number };
+    assert.deepEqual(counts.cities.map((city) => [city.slug, city.programCount]), [['alpha', 4], ['beta', 3]]);
+    assert.equal(counts.totalPrograms, 7);
+    const all = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.commercial })).json()) as { count: number; totalPrograms: number };
+    assert.deepEqual([all.count, all.totalPrograms], [3, 8]);
+    const pending = (await (await gateway.get('/api/cities?status=pending', { key: gateway.keys.commercial })).json()) as { count: number };
+    assert.equal(pending.count, 0, 'the licensed scope holds live cities only');
+  });
+
+  it('embeds live readiness in health; red gates give reasons on the embedded defaults', async () => {
+    const health = (await (await gateway.get('/api/dataset/health')).json()) as { paidLicensing: Record<string, unknown> };
+    assertMatchesSchema('health', health);
+    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as { code: string; checkoutEnabled: boolean; reasons: Array<{ code: string }>; readinessDigest: string };
+    assert.equal(readiness.code, 'DATASET_CHECKOUT_NOT_READY');
+    assert.equal(readiness.checkoutEnabled, false);
+    assert.deepEqual(readiness.reasons.map((reason) => reason.code).sort(), ['RATE_LIMIT_STORAGE_NOT_SHARED', 'TRUSTED_PROXY_NOT_CONFIGURED']);
+    assert.equal(health.paidLicensing.readinessDigest, readiness.readinessDigest, 'deterministic over its inputs');
+  });
+});
+
+describe('deprecation headers', () => {
+  let server: Server;
+  let url: string;
+  before(async () => {
+    const snapshots = new SnapshotHolder(openSnapshot(buildTestSnapshot()));
+    const app = createApp({
+      snapshots,
+      lookupKey: () => ({ kind: 'missing' }),
+      limiter: new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: Date.now }),
+      now: Date.now,
+      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
+      trustProxy: false,
+      cursorSecret: Buffer.from('test-secret-for-deprecation-0001'),
+      log: createGatewayLogger({ level: 'silent' }),
+      deprecations: new Map([['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }]]),
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('sends Deprecation, Sunset and Link on a deprecated route only', async () => {
+    const deprecated = await fetch(`${url}/api/dataset/schema`);
+    assert.equal(deprecated.headers.get('deprecation'), `@${Date.parse('2026-11-01T00:00:00Z') / 1000}`);
+    assert.equal(deprecated.headers.get('sunset'), 'Mon, 01 Mar 2027 00:00:00 GMT');
+    assert.equal(deprecated.headers.get('link'), '</api/v2/dataset/schema>; rel="successor-version"');
+    const current = await fetch(`${url}/api/dataset/export-schema`);
+    assert.equal(current.headers.get('deprecation'), null);
+    assert.equal(current.headers.get('sunset'), null);
+  });
+});
+
+describe('readiness when every gate is green', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    // The fixture approves its commercial release and its audit is within thresholds; a trusted proxy is
+    // configured here; only shared storage (Redis) remains red, which the limits-http tests turn green.
+    gateway = await startTestGateway({ flags: { trustProxy: true }, now: () => Date.parse('2026-11-20T12:00:00Z') });
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  it('lists exactly the one red gate left and reports the audit age at request time', async () => {
+    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as { reasons: Array<{ code: string }>; strictAudit: { ageDays: number; green: boolean }; commercialRelease: { green: boolean }; checkedAt: string };
+    assert.deepEqual(readiness.reasons.map((reason) => reason.code), ['RATE_LIMIT_STORAGE_NOT_SHARED']);
+    assert.equal(readiness.strictAudit.ageDays, 15);
+    assert.equal(readiness.strictAudit.green, true);
+    assert.equal(readiness.commercialRelease.green, true);
+    assert.equal(readiness.checkedAt, '2026-11-20T12:00:00.000Z');
+  });
+});
