@@ -56,13 +56,13 @@ async function main(): Promise<void> {
     const drive = { rounds: options.rounds, seconds: options.roundSeconds, connections: options.connections };
 
     // Phase 1: the embedded defaults against the ceiling, alternating.
-    const memory = await startBenchGateway({ root, dataset, keys, limits }, unfiltered.path, apiKey);
+    const memory = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway.log') }, unfiltered.path, apiKey);
     cleanup.push(() => memory.process.stop());
     progress(`bench: gateway at ${memory.process.url}, first licensed 200 after ${memory.firstResponseMs.toFixed(0)} ms`);
     const ceiling = await startCeiling(work, memory, routes, apiKey, state);
     cleanup.push(() => ceiling.stop());
     const gatewayServer: RoundServer = { mode: 'gateway', origin: memory.process.url, pid: memory.process.pid };
-    const ceilingServer: RoundServer = { mode: 'ceiling', origin: ceiling.url };
+    const ceilingServer: RoundServer = { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid };
     const restRss = await settledRss(memory.process.pid);
     await warmUp(load, routes, [gatewayServer, ceilingServer], options, state);
     for (const route of routes) figures.push(...(await driveRounds(load, route, [gatewayServer, ceilingServer], drive, state, progress)));
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     if (skip === false) {
       const redis: RedisServer = await startRedisServer();
       cleanup.push(() => redis.stop());
-      const shared = await startBenchGateway({ root, dataset, keys, limits, redisUrl: redis.url }, unfiltered.path, apiKey);
+      const shared = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway-redis.log'), redisUrl: redis.url }, unfiltered.path, apiKey);
       cleanup.push(() => shared.process.stop());
       const redisServer: RoundServer = { mode: 'gateway --redis', origin: shared.process.url, pid: shared.process.pid };
       const redisRoutes = routes.filter((route) => LICENSED.has(route.id) && (!options.quick || route.id === 'unfiltered'));
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     }
 
     let profile: ProfileSummary | undefined;
-    if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits }, unfiltered, apiKey, load, options, state);
+    if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits, logFile: join(work, 'gateway-profile.log') }, unfiltered, apiKey, load, options, state);
     await ceiling.stop();
 
     notes.push(...routeNotes(routes, load.name));
@@ -179,7 +179,7 @@ async function startCeiling(work: string, gateway: BenchGateway, routes: readonl
   }
   const file = join(work, 'ceiling-routes.json');
   writeFileSync(file, JSON.stringify(ceilingRoutes));
-  return spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root);
+  return spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root, join(work, 'ceiling.log'));
 }
 
 async function warmUp(load: LoadGenerator, routes: readonly BenchRoute[], servers: readonly RoundServer[], options: BenchOptions, state: RoundState): Promise<void> {
@@ -211,7 +211,7 @@ function gatewayFigures(mode: GatewayFigures['mode'], gateway: BenchGateway, res
 /** Drives the unfiltered route on a gateway started with `--cpu-prof` and summarizes the main thread's profile. */
 async function profileGateway(
   work: string,
-  config: { root: string; dataset: string; keys: string; limits: string },
+  config: { root: string; dataset: string; keys: string; limits: string; logFile: string },
   route: BenchRoute,
   apiKey: string,
   load: LoadGenerator,
@@ -241,7 +241,9 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
   return [
     `paths: ${routes.map((route) => `${route.id} \`${route.path}${route.miss ? '?<filters>' : ''}\``).join(', ')}; licensed routes carry \`X-Api-Key\` of a commercial key (limits raised with \`--limits\`: metered, never refused).`,
     `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
+    `gateway stderr (pino, one synchronous line per request) goes to a file, as in production; a pipe read by a lagging process stalls the gateway (measured: ~500 req/s instead of thousands).`,
     `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
+    `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
     `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,
   ];
 }

@@ -9,6 +9,8 @@ export interface BenchGatewayConfig {
   keys: string;
   limits: string;
   redisUrl?: string;
+  /** Where the gateway's stderr (one log line per request) is written. */
+  logFile: string;
   /** Directory for `node --cpu-prof` output; profiling is off when absent. */
   cpuProfileDir?: string;
 }
@@ -27,7 +29,7 @@ export async function startBenchGateway(config: BenchGatewayConfig, probePath: s
   if (config.cpuProfileDir !== undefined) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', config.cpuProfileDir);
   const serveArgs = ['serve', '--dataset', config.dataset, '--keys', config.keys, '--port', '0', '--limits', config.limits];
   if (config.redisUrl !== undefined) serveArgs.push('--redis', config.redisUrl, '--cursor-secret', 'bench-cursor-secret');
-  const started = await spawnServer(process.execPath, [...nodeArgs, join(config.root, 'scripts/hra.ts'), ...serveArgs], config.root);
+  const started = await spawnServer(process.execPath, [...nodeArgs, join(config.root, 'scripts/hra.ts'), ...serveArgs], config.root, config.logFile);
   const deadline = performance.now() + 30_000;
   for (;;) {
     const response = await fetch(`${started.url}${probePath}`, { headers: { 'X-Api-Key': apiKey } }).catch(() => undefined);

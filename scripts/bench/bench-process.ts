@@ -1,6 +1,6 @@
 /** Spawned servers of a bench run: started, waited for, measured (RSS from /proc) and stopped. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 
 /** A spawned server that printed `listening on URL`. */
 export interface BenchProcess {
@@ -20,15 +20,18 @@ process.once('exit', () => {
 });
 
 /** Spawns `command args` in `cwd` and resolves once it prints `listening on http://…` on stdout. */
-export async function spawnServer(command: string, args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<BenchProcess> {
+export async function spawnServer(command: string, args: readonly string[], cwd: string, stderrFile: string, timeoutMs = 60_000): Promise<BenchProcess> {
   const spawnedAt = performance.now();
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stderr goes to a file, never a pipe: the gateway logs every request synchronously, and a pipe whose
+  // reader lags (this process, on a busy machine) would stall the gateway's event loop and be measured.
+  const errorFd = openSync(stderrFile, 'a');
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', errorFd] });
+  closeSync(errorFd);
   live.add(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const lastStderr = () => tailOf(stderrFile);
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: no "listening on" within ${timeoutMs} ms: ${stderr.trim()}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: no "listening on" within ${timeoutMs} ms: ${lastStderr()}`)), timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = stdout.match(/listening on (http:\/\/\S+)/);
@@ -39,7 +42,7 @@ export async function spawnServer(command: string, args: readonly string[], cwd:
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited (${code ?? signal}) before listening: ${stderr.trim().split('\n').at(-1) ?? ''}`));
+      reject(new Error(`${args.join(' ')} exited (${code ?? signal}) before listening: ${lastStderr()}`));
     });
   });
   const listeningMs = performance.now() - spawnedAt;
@@ -86,4 +89,27 @@ export function sampleResident(pid: number, everyMs = 200): { stop(): number | u
       return peak;
     },
   };
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc/<pid>/stat; undefined off Linux. */
+export function cpuMillis(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields overall.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux architecture Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function tailOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').at(-1) ?? '';
+  } catch {
+    return '';
+  }
 }

@@ -1,5 +1,8 @@
+/** A load run with the server's CPU time per request (NaN when unknown). */
+export type MeasuredRun = LoadResult & { cpuUsPerRequest: number };
+
 /** Runs the measured rounds of one route, alternating servers (A B A B), and folds them into figures. */
-import { sampleResident } from './bench-process.ts';
+import { cpuMillis, sampleResident } from './bench-process.ts';
 import type { LoadGenerator, LoadTarget } from './load-generator.ts';
 import type { MissQueries } from './miss-queries.ts';
 import type { LoadResult } from './parse-wrk-output.ts';
@@ -10,7 +13,7 @@ import { median, spreadOf } from './round-statistics.ts';
 export interface RoundServer {
   mode: ServerMode;
   origin: string;
-  /** Sampled for RSS while it is driven (gateways only). */
+  /** Its CPU time is read around each run; gateways' RSS is sampled too. */
   pid?: number;
 }
 
@@ -38,27 +41,31 @@ export async function driveRounds(
   state: RoundState,
   progress: (line: string) => void,
 ): Promise<RouteFigures[]> {
-  const results = new Map<ServerMode, LoadResult[]>(servers.map((server) => [server.mode, []]));
+  const results = new Map<ServerMode, MeasuredRun[]>(servers.map((server) => [server.mode, []]));
   for (let round = 1; round <= options.rounds; round++) {
     for (const server of servers) {
       const result = await driveOnce(load, route, server, options.seconds, options.connections, state);
       results.get(server.mode)?.push(result);
-      progress(`bench: ${route.id} ${server.mode} round ${round}/${options.rounds}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+      progress(`bench: ${route.id} ${server.mode} round ${round}/${options.rounds}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
     }
   }
   return servers.map((server) => summarize(route, server.mode, results.get(server.mode) ?? []));
 }
 
 /** One load run; samples the server's RSS meanwhile and advances the miss-query offset past it. */
-export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: RoundServer, seconds: number, connections: number, state: RoundState): Promise<LoadResult> {
+export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: RoundServer, seconds: number, connections: number, state: RoundState): Promise<MeasuredRun> {
   const target: LoadTarget = {
     origin: server.origin,
     path: route.path,
     headers: route.headers,
     ...(route.miss ? { miss: { queries: route.miss, offset: state.missOffset } } : {}),
   };
-  const sampler = server.pid === undefined ? undefined : sampleResident(server.pid);
-  const result = await load.run(target, seconds, connections);
+  const sampler = server.pid === undefined || server.mode === 'ceiling' ? undefined : sampleResident(server.pid);
+  const cpuBefore = server.pid === undefined ? undefined : cpuMillis(server.pid);
+  const run = await load.run(target, seconds, connections);
+  const cpuAfter = server.pid === undefined ? undefined : cpuMillis(server.pid);
+  // CPU per request survives a busy machine far better than requests/s: other work steals time, not cycles per request.
+  const result = { ...run, cpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined || run.requests === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1000) / run.requests };
   const peak = sampler?.stop();
   if (server.pid !== undefined && peak !== undefined) state.peakRss.set(server.pid, Math.max(state.peakRss.get(server.pid) ?? 0, peak));
   // Requests still in flight when the tool stopped were numbered too, and wrk threads number theirs
@@ -67,7 +74,7 @@ export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: 
   return result;
 }
 
-function summarize(route: BenchRoute, mode: ServerMode, results: readonly LoadResult[]): RouteFigures {
+function summarize(route: BenchRoute, mode: ServerMode, results: readonly MeasuredRun[]): RouteFigures {
   return {
     route: route.id,
     mode,
@@ -77,6 +84,7 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly LoadRe
     p99Ms: median(results.map((result) => result.p99Ms)),
     p99WorstMs: Math.max(...results.map((result) => result.p99Ms)),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
+    cpuUsPerRequest: median(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };

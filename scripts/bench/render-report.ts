@@ -23,6 +23,8 @@ export interface RouteFigures {
   /** Worst round's p99. */
   p99WorstMs: number;
   bytesPerResponse: number;
+  /** Server CPU time (user + system) per request, median over rounds; NaN when unknown. */
+  cpuUsPerRequest: number;
   /** Non-2xx/3xx responses and socket errors over every round; both must be 0 for a clean run. */
   non2xx: number;
   errors: number;
@@ -79,7 +81,7 @@ export function renderReport(report: BenchReport): string {
 
 /** Per route and server: requests/s median and spread, latency, ratio to the ceiling, the target. */
 export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] {
-  const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---|'];
+  const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | CPU µs/req | vs ceiling by CPU | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const route of ROUTE_IDS) {
     const ceiling = find(report.routes, route, 'ceiling');
     for (const mode of ['gateway', 'gateway --redis', 'ceiling'] as const) {
@@ -87,9 +89,10 @@ export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] 
       if (!figures) continue;
       const ratio = mode === 'ceiling' || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;
       const verdict = routeVerdict(report.routes, figures, ratio);
+      const cpuRatio = mode === 'ceiling' || !ceiling ? undefined : ceiling.cpuUsPerRequest / figures.cpuUsPerRequest;
       const dirty = figures.non2xx + figures.errors > 0 ? ` ⚠ ${figures.non2xx} non-2xx, ${figures.errors} errors` : '';
       rows.push(
-        `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
+        `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.cpuUsPerRequest)} | ${cpuRatio === undefined || !Number.isFinite(cpuRatio) ? '—' : `${(cpuRatio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
       );
     }
   }
