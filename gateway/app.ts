@@ -18,6 +18,7 @@ import type { Infrastructure } from './readiness/evaluate-readiness.ts';
 import { registerChangeRoutes } from './routes/change-routes.ts';
 import { registerCityRoutes } from './routes/city-routes.ts';
 import { registerOpenApiRoute } from './routes/openapi-route.ts';
+import { registerProbeRoutes } from './routes/probe-routes.ts';
 import { registerProgramRoutes } from './routes/program-routes.ts';
 import { registerPublicRoutes } from './routes/public-routes.ts';
 import type { RouteDependencies } from './routes/route-dependencies.ts';
@@ -36,6 +37,8 @@ export interface AppDependencies extends AccessDependencies {
   logError: ErrorLogger;
   deprecations?: DeprecationTable;
   cache?: CollectionCacheOptions;
+  /** True once the gateway drains before exit; `/readyz` then answers 503. */
+  isDraining?: () => boolean;
 }
 
 /** Builds the Koa app. */
@@ -51,6 +54,7 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
     now: deps.now,
   };
   const router = new Router<GatewayState>();
+  registerProbeRoutes(router, { isDraining: deps.isDraining ?? (() => false) });
   registerPublicRoutes(router, routeDeps);
   registerOpenApiRoute(router, routeDeps);
   registerCityRoutes(router, routeDeps);

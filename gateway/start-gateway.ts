@@ -1,36 +1,59 @@
 /**
- * Starts a gateway process from its configuration: opens the snapshot and key store, picks the limit
- * storage, builds the app and listens. Returns handles for reload and shutdown; never touches argv or
- * process.exit (the serve command does).
+ * Starts a gateway process from its configuration: checks and opens the snapshot (load-snapshot.ts),
+ * opens the key store, picks the limit storage, builds the app and listens. Returns handles for hot swap
+ * (`reload`) and graceful shutdown (`close`); never touches argv, signals or process.exit (the serve
+ * command does).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
+import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
 import { openKeyStore, type KeyStore } from './keys/key-store.ts';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import { RedisRateLimiter } from './limits/redis-rate-limiter.ts';
-import { openSnapshot, type Snapshot } from './snapshot/open-snapshot.ts';
+import type { GatewayLogger } from './observability/gateway-logger.ts';
+import { createGatewayMetrics } from './observability/gateway-metrics.ts';
+import { startMetricsServer } from './observability/metrics-server.ts';
+import { trackServerDrain, type DrainOptions, type DrainOutcome } from './operations/drain-server.ts';
+import { loadSnapshot, snapshotIdentity, type LoadedSnapshot } from './snapshot/load-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 
-/** Where the gateway reports; the serve command writes these to stderr. */
-export interface GatewayLog {
-  info: (message: string) => void;
-  error: (message: string) => void;
-}
+/** Where the gateway reports: its pino logger (JSON lines on stderr in `hra serve`; silent or capturing in tests). */
+export type GatewayLog = GatewayLogger;
 
 /** A listening gateway. */
 export interface RunningGateway {
   readonly url: string;
+  /** Base URL of the metrics admin server (`/metrics`), when `--metrics-port` is set. */
+  readonly metricsUrl: string | undefined;
   readonly server: Server;
   readonly snapshots: SnapshotHolder;
-  /** Opens the configured dataset path again and swaps to it; a refused file keeps the old one serving. */
-  reload(): { ok: true; revision: string } | { ok: false; reason: string };
-  /** Stops accepting, lets in-flight requests finish, then releases every resource. */
-  close(): Promise<void>;
+  /** True once close() has begun: `/readyz` answers 503 from then on. */
+  readonly draining: boolean;
+  /**
+   * Checks the file the dataset path resolves to now and swaps to it atomically (requests in flight finish
+   * on the old snapshot, which closes after them); a refused file is logged and the old one keeps serving.
+   * Calls are serialized; `trigger` names the cause in the log.
+   */
+  reload(trigger?: string): Promise<ReloadOutcome>;
+  /**
+   * Graceful shutdown: readiness fails, the listener closes, in-flight requests complete (each answered
+   * with `Connection: close`), then every resource is released. Resolves with how the drain ended.
+   */
+  close(options?: Partial<DrainOptions>): Promise<DrainOutcome>;
 }
+
+/** What a reload did. */
+export type ReloadOutcome =
+  | { status: 'swapped'; revision: string; previous: string; checkMs: number }
+  | { status: 'unchanged'; revision: string }
+  | { status: 'refused'; revision: string; reason: string };
+
+// In-process callers (tests) close idle keep-alive sockets at once; `hra serve` passes a grace.
+const DEFAULT_DRAIN: DrainOptions = { idleGraceMs: 0, deadlineMs: 10_000 };
 
 /** Options for tests and benchmarks: the clock. */
 export interface StartOptions {
@@ -40,7 +63,11 @@ export interface StartOptions {
 /** Starts a gateway. Throws (before listening) when the snapshot or key store cannot be opened. */
 export async function startGateway(config: GatewayConfig, log: GatewayLog, options: StartOptions = {}): Promise<RunningGateway> {
   const now = options.now ?? Date.now;
-  const snapshots = new SnapshotHolder(openSnapshot(config.dataset));
+  // Files this process has verified, so swapping back to a revision does not hash it again.
+  const verified = new Map<string, string>();
+  const first = await loadSnapshot(config.dataset, { verified });
+  let servedIdentity = first.identity;
+  const snapshots = new SnapshotHolder(first.snapshot);
   let keys: KeyStore | undefined;
   let limiter: RateLimiter | undefined;
   try {
@@ -58,6 +85,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   if (config.redisUrl !== undefined && config.cursorSecret === undefined) {
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
+  const metrics = config.metricsPort === undefined ? undefined : createGatewayMetrics({ revision: () => snapshots.current.revision });
   const app = createApp({
     snapshots,
     lookupKey: (raw) => keyStore.lookupKey(raw),
@@ -70,10 +98,14 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     },
     trustProxy: config.trustProxy,
     cursorSecret: config.cursorSecret === undefined ? randomBytes(32) : Buffer.from(config.cursorSecret, 'utf8'),
-    logError: (error, context) => log.error(`request ${context.requestId} ${context.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    log,
+    metrics,
+    isDraining: () => drain.draining,
   });
 
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, app.callback());
+  const server = createServer(SERVER_LIMITS, app.callback());
+  hardenServer(server, log);
+  const drain = trackServerDrain(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -83,33 +115,67 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const metricsServer = metrics === undefined ? undefined : await startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
+    server.close();
+    throw error;
+  });
+
+  log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs) }, 'snapshot checked');
+
+  const shutdown = new AbortController();
+  let reloads: Promise<unknown> = Promise.resolve();
+  const reloadOnce = async (trigger: string): Promise<ReloadOutcome> => {
+    const serving = snapshots.current.revision;
+    if (shutdown.signal.aborted) return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
+    // The same file (device, inode, size, times) as the one served: nothing to check or swap.
+    if (snapshotIdentity(config.dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
+    let loaded: LoadedSnapshot;
+    try {
+      loaded = await loadSnapshot(config.dataset, { verified, signal: shutdown.signal });
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (!shutdown.signal.aborted) log.error({ trigger, serving, reason }, `${trigger}: new snapshot refused, still serving ${serving}`);
+      return { status: 'refused', revision: serving, reason };
+    }
+    if (shutdown.signal.aborted) {
+      loaded.snapshot.close();
+      return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
+    }
+    servedIdentity = loaded.identity;
+    const revision = loaded.snapshot.revision;
+    if (revision === serving) {
+      loaded.snapshot.close();
+      return { status: 'unchanged', revision };
+    }
+    snapshots.swap(loaded.snapshot);
+    const checkMs = Math.round(loaded.checkMs);
+    log.info({ trigger, revision, previous: serving, file: loaded.snapshot.file, checkMs, hashed: loaded.hashed }, `${trigger}: serving revision ${revision}`);
+    return { status: 'swapped', revision, previous: serving, checkMs };
+  };
 
   return {
     url: `http://${host}:${address.port}`,
+    metricsUrl: metricsServer?.url,
     server,
     snapshots,
-    reload() {
-      let next: Snapshot;
-      try {
-        next = openSnapshot(config.dataset);
-      } catch (error) {
-        return { ok: false, reason: (error as Error).message };
-      }
-      if (next.revision === snapshots.current.revision) {
-        next.close();
-        return { ok: true, revision: next.revision };
-      }
-      snapshots.swap(next);
-      return { ok: true, revision: next.revision };
+    get draining() {
+      return drain.draining;
     },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+    reload(trigger = 'reload') {
+      const outcome = reloads.then(() => reloadOnce(trigger));
+      reloads = outcome.catch(() => undefined);
+      return outcome;
+    },
+    async close(drainOptions = {}) {
+      // Abandons a swap check in progress: a file that is still being hashed is never served.
+      shutdown.abort();
+      const outcome = await drain.drain({ ...DEFAULT_DRAIN, ...drainOptions });
+      await reloads;
+      await metricsServer?.close();
       await rateLimiter.close();
       await keyStore.close();
       snapshots.close();
+      return outcome;
     },
   };
 }

@@ -42,6 +42,39 @@ export function inspectSnapshot(db: Database.Database, options: { deep: boolean 
   return results;
 }
 
+/** Bytes of the SQLite database header that inspectSnapshotHeader reads. */
+export const SQLITE_HEADER_BYTES = 100;
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
+
+/**
+ * The structural check of a snapshot file from its first 100 bytes and its size, without opening it as a
+ * database (O(1)): `header` fails for a file that is not SQLite (a text file, an empty file), a SQLite
+ * database of another application (application_id), or a file whose size is not the page size times the
+ * page count its header records (truncated, or grown by an append).
+ */
+export function inspectSnapshotHeader(header: Uint8Array, fileSize: number): CheckResult {
+  const fail = (reason: string): CheckResult => ({ check: 'header', ok: false, reason });
+  const bytes = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
+  if (bytes.length < SQLITE_HEADER_BYTES || !bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
+    return fail(`not a SQLite database (${fileSize} bytes, no SQLite header)`);
+  }
+  const applicationId = bytes.readUInt32BE(68);
+  if (applicationId !== SNAPSHOT_APPLICATION_ID) {
+    return fail(`not a home-repair-api snapshot (SQLite application_id ${applicationId}, expected ${SNAPSHOT_APPLICATION_ID})`);
+  }
+  const rawPageSize = bytes.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
+  const pageCount = bytes.readUInt32BE(28);
+  // The in-header page count is trustworthy only when its version-valid-for number matches the change counter.
+  if (bytes.readUInt32BE(92) !== bytes.readUInt32BE(24)) return fail('the SQLite header\'s page count is stale (not written by a current SQLite)');
+  const expected = pageSize * pageCount;
+  if (fileSize !== expected) {
+    return fail(`file is ${fileSize} bytes but its header records ${pageCount} pages of ${pageSize} bytes (${expected} bytes): ${fileSize < expected ? 'truncated' : 'extra bytes appended'}`);
+  }
+  return { check: 'header', ok: true };
+}
+
 /** Opens a snapshot file read-only; an unopenable file becomes a failed `format` check. */
 export function openSnapshotFile(file: string): { db: Database.Database } | { error: CheckResult } {
   try {

@@ -1,12 +1,14 @@
 /**
- * Builds a snapshot into a temporary file and publishes it atomically: fsync, rename to
- * `<out>/<revision>.sqlite`, then repoint `<out>/current.sqlite`. A failure at any step leaves the
- * previously published revision exactly as it was.
+ * Builds a snapshot into a temporary file and publishes it atomically: fsync, write its checksum file
+ * `<out>/<revision>.sqlite.sha256` (in place before the snapshot appears, so no reader sees one without
+ * the other), rename to `<out>/<revision>.sqlite`, then repoint `<out>/current.sqlite`. A failure at any
+ * step leaves the previously published revision exactly as it was.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { computeRevision, type Revision } from '../revision/compute-revision.ts';
+import { checksumFileOf, formatChecksumLine, sha256FileChunked } from './snapshot-checksum.ts';
 import { writeSnapshot, type SnapshotSummary } from './write-snapshot.ts';
 
 /** The link the gateway follows to the published revision. */
@@ -30,6 +32,9 @@ export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (mes
   try {
     const summary = writeSnapshot(corpus, revision, temporary, onProgress);
     fsyncPath(temporary);
+    writeFileSync(checksumFileOf(temporary), formatChecksumLine(sha256FileChunked(temporary), `${revision.revision}.sqlite`));
+    fsyncPath(checksumFileOf(temporary));
+    renameSync(checksumFileOf(temporary), checksumFileOf(file));
     renameSync(temporary, file);
     pointCurrentAt(outDir, `${revision.revision}.sqlite`);
     onProgress(`build: ${summary.rows} rows in ${summary.cities} cities written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -37,6 +42,7 @@ export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (mes
   } finally {
     rmSync(temporary, { force: true });
     rmSync(`${temporary}-journal`, { force: true });
+    rmSync(checksumFileOf(temporary), { force: true });
   }
 }
 

@@ -1,11 +1,11 @@
 /** `hra verify`: the auditor's check that a snapshot is intact and that the corpus reproduces it exactly. */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { computeRevision } from '../revision/compute-revision.ts';
 import { inspectSnapshot, openSnapshotFile, type CheckResult } from './inspect-snapshot.ts';
+import { sha256FileChunked } from './snapshot-checksum.ts';
 import { writeSnapshot } from './write-snapshot.ts';
 
 /**
@@ -50,7 +50,7 @@ export function verifySnapshot(file: string, corpus: Corpus): CheckResult[] {
   return results;
 }
 
-/** SHA-256 hex of a file's bytes. */
+/** SHA-256 hex of a file's bytes, read in chunks (readFileSync refuses files over 2 GiB, as at 570,000 rows). */
 export function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return sha256FileChunked(file);
 }

@@ -101,4 +101,5 @@ export const OPENAPI_TAGS = [
   { name: 'cities', description: 'Licensed city index and counts.' },
   { name: 'programs', description: 'Licensed program collections and records.' },
   { name: 'changes', description: 'The licensed pull change feed.' },
+  { name: 'operations', description: 'Liveness and readiness probes for load balancers (keyless, unmetered).' },
 ] as const;

@@ -2,6 +2,7 @@
 import { REPORT_NAMES, type ReportName } from '../../build/corpus/corpus-schemas.ts';
 import type { ErrorCode } from '../http/api-error.ts';
 import { parameterRefs, PROGRAM_FILTER_PARAMETERS, type ParameterComponent } from './openapi-parameters.ts';
+import { probePaths } from './openapi-probe-paths.ts';
 import { errorResponse, okResponse, responseRef } from './openapi-responses.ts';
 
 type Responses = Record<string, object>;
@@ -293,5 +294,6 @@ export function openApiPaths(): Record<string, object> {
     },
   };
   for (const name of REPORT_NAMES) paths[`/api/dataset/reports/${name}`] = reportPath(name);
+  Object.assign(paths, probePaths({ ...MALFORMED, ...SHARED }));
   return paths;
 }

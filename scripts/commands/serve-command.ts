@@ -1,14 +1,24 @@
-/** `hra serve`: runs the gateway until SIGTERM; SIGHUP or a repointed dataset link swaps revisions. */
-import { realpathSync } from 'node:fs';
+/**
+ * `hra serve`: runs the gateway until SIGTERM or SIGINT, which drain it gracefully (readiness fails, the
+ * listener closes, in-flight requests complete; exit 0 within 10 s, 1 if requests had to be cut off).
+ * SIGHUP, or a new file at the dataset path (a repointed `current.sqlite`, checked every second), checks
+ * the new snapshot and swaps to it; a refused one is logged and the old one keeps serving.
+ */
 import type { Command } from 'commander';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import { ConfigError, parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
-import { startGateway, type GatewayLog } from '../../gateway/start-gateway.ts';
+import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
+import { snapshotIdentity } from '../../gateway/snapshot/load-snapshot.ts';
+import { startGateway, type GatewayLog, type RunningGateway } from '../../gateway/start-gateway.ts';
 import { CliFailure } from '../cli-failure.ts';
 
-/** How long shutdown may wait for in-flight requests before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
-/** How often the dataset link is checked for a new target. */
+/** Shutdown ends within this bound: the process exits by then whatever is still running. */
+const SHUTDOWN_BOUND_MS = 10_000;
+/** In-flight requests are cut off here, leaving the rest of the bound to close the stores. */
+const DRAIN_DEADLINE_MS = 9_000;
+/** How long a keep-alive connection idle at SIGTERM may still send one request (see drain-server.ts). */
+const DRAIN_IDLE_GRACE_MS = 1_000;
+/** How often the dataset path is checked for a new file (a repointed link or a file renamed over it). */
 const LINK_POLL_MS = 1_000;
 
 /** Registers `hra serve`; its options are the rows of GATEWAY_SETTINGS. */
@@ -23,47 +33,62 @@ export function registerServeCommand(program: Command): void {
       if (error instanceof ConfigError) throw new CliFailure(error.message);
       throw error;
     }
-    const log: GatewayLog = {
-      info: (message) => process.stderr.write(`${message}\n`),
-      error: (message) => process.stderr.write(`error: ${message}\n`),
+    // JSON lines on stderr: stdout carries nothing but the `listening on` line once serving.
+    const log: GatewayLog = createGatewayLogger({ level: config.logLevel });
+    // Installed before the start-up check, whose hash can take seconds: SIGHUP's default action is to exit.
+    let running: RunningGateway | undefined;
+    let reloadWhenRunning = false;
+    // The file last seen at the dataset path, taken before the start-up check so that a repoint during it is noticed.
+    let seenFile = snapshotIdentity(config.dataset);
+    const reload = (trigger: string) => {
+      if (running === undefined) {
+        reloadWhenRunning = true;
+        return;
+      }
+      seenFile = snapshotIdentity(config.dataset);
+      // startGateway logs swaps and refusals; an unchanged file is worth a line only when asked by SIGHUP.
+      void running.reload(trigger).then((outcome) => {
+        if (outcome.status === 'unchanged' && trigger === 'SIGHUP') log.info({ trigger, revision: outcome.revision }, 'SIGHUP: dataset unchanged');
+      });
     };
-    let gateway;
+    process.on('SIGHUP', () => reload('SIGHUP'));
     try {
-      gateway = await startGateway(config, log);
+      running = await startGateway(config, log);
     } catch (error) {
       throw new CliFailure((error as Error).message.split('\n')[0] ?? 'gateway failed to start');
     }
-    const running = gateway;
-    process.stdout.write(`listening on ${running.url}\n`);
-    log.info(`serving revision ${running.snapshots.current.revision} from ${config.dataset}`);
+    const gateway = running;
+    process.stdout.write(`listening on ${gateway.url}\n`);
+    log.info({ revision: gateway.snapshots.current.revision, dataset: config.dataset }, `serving revision ${gateway.snapshots.current.revision} from ${config.dataset}`);
+    if (reloadWhenRunning) reload('SIGHUP');
 
-    const reload = (why: string) => {
-      const result = running.reload();
-      if (result.ok) log.info(`${why}: serving revision ${result.revision}`);
-      else log.error(`${why}: new snapshot refused, still serving ${running.snapshots.current.revision}: ${result.reason}`);
-    };
-    let linkTarget = safeRealpath(config.dataset);
     const poll = setInterval(() => {
-      const target = safeRealpath(config.dataset);
-      if (target !== undefined && target !== linkTarget) {
-        linkTarget = target;
-        reload('dataset link repointed');
-      }
+      const file = snapshotIdentity(config.dataset);
+      if (file !== undefined && file !== seenFile) reload('dataset repointed');
     }, LINK_POLL_MS);
     poll.unref();
-    process.on('SIGHUP', () => reload('SIGHUP'));
 
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      log.info(`${signal}: draining in-flight requests`);
       clearInterval(poll);
-      setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
-      running.close().then(
-        () => process.exit(0),
+      log.info({ signal }, `${signal}: readiness failing, draining in-flight requests`);
+      setTimeout(() => {
+        log.error({ signal }, `shutdown: still closing after ${SHUTDOWN_BOUND_MS} ms; exiting`);
+        process.exit(1);
+      }, SHUTDOWN_BOUND_MS).unref();
+      gateway.close({ idleGraceMs: DRAIN_IDLE_GRACE_MS, deadlineMs: DRAIN_DEADLINE_MS }).then(
+        (outcome) => {
+          if (outcome.drained) {
+            log.info({ signal }, 'shutdown: drained, exiting');
+            process.exit(0);
+          }
+          log.error({ signal, abandoned: outcome.abandoned }, `shutdown: ${outcome.abandoned} requests cut off after ${DRAIN_DEADLINE_MS} ms`);
+          process.exit(1);
+        },
         (error: unknown) => {
-          log.error(`shutdown: ${(error as Error).message}`);
+          log.error({ signal, err: error }, 'shutdown failed');
           process.exit(1);
         },
       );
@@ -71,12 +96,4 @@ export function registerServeCommand(program: Command): void {
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
-}
-
-function safeRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -42,6 +42,9 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/programs/{city}/{programId}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/national', ['200', '400', ...LICENSED_ERRORS]],
   ['/api/changes', ['200', '400', '404', ...LICENSED_ERRORS]],
+  // Operational probes: keyless like the public routes, but never metered (no 429).
+  ['/healthz', ['200', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
+  ['/readyz', ['200', '503', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
 ];
 const ETAG_ROUTES = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json'];
 

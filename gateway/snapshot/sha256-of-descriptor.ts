@@ -1,0 +1,92 @@
+/**
+ * SHA-256 of an open file, computed on a worker thread so that checking a multi-gigabyte snapshot during
+ * a hot swap never stalls the requests the event loop is serving meanwhile. Small files are hashed in
+ * place: below a few megabytes the hash costs less than starting a worker (20-100 ms here).
+ */
+import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/** Files up to this size are hashed on the calling thread (about 5 ms of hashing at 1.5 GB/s). */
+export const INLINE_HASH_BYTES = 8 * 1024 * 1024;
+
+// Plain CommonJS evaluated in the worker: it needs no TypeScript loader, so the worker starts in
+// milliseconds (execArgv is emptied below). Two buffers: the next chunk is read on libuv's thread pool
+// while this one is hashed, which cut the check of a 350 MB file from about 405 to 305 ms here.
+// Positional reads leave the shared descriptor's offset alone.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { read } = require('node:fs');
+const CHUNK = 4 * 1024 * 1024;
+const readAt = (buffer, position) => new Promise((resolve, reject) => {
+  read(workerData.fd, buffer, 0, CHUNK, position, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+});
+(async () => {
+  const hash = createHash('sha256');
+  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  let position = 0;
+  let current = 0;
+  let pending = readAt(buffers[0], 0);
+  for (;;) {
+    const bytes = await pending;
+    if (bytes === 0) break;
+    position += bytes;
+    pending = readAt(buffers[1 - current], position);
+    hash.update(buffers[current].subarray(0, bytes));
+    current = 1 - current;
+  }
+  parentPort.postMessage(hash.digest('hex'));
+})(); // a rejection surfaces as the worker's 'error' event
+`;
+
+/** Thrown when a hash was abandoned through its AbortSignal (the gateway is shutting down). */
+export class HashAbortedError extends Error {
+  override readonly name = 'HashAbortedError';
+}
+
+/**
+ * Resolves to the lowercase hex SHA-256 of every byte of `fd` from offset 0 (`size` bytes, its fstat size,
+ * chooses where to hash). The caller keeps `fd` open until the promise settles; aborting terminates the
+ * worker and rejects with HashAbortedError.
+ */
+export function sha256OfDescriptor(fd: number, size: number, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new HashAbortedError('hash aborted before it started'));
+      return;
+    }
+    if (size <= INLINE_HASH_BYTES) {
+      resolve(hashInPlace(fd));
+      return;
+    }
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { fd }, execArgv: [] });
+    let digest: string | undefined;
+    let failure: unknown;
+    let aborted = false;
+    const onAbort = () => {
+      aborted = true;
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (hex: string) => (digest = hex));
+    worker.once('error', (error) => (failure = error));
+    // Settled only once the worker is gone: the caller closes `fd` next, and no read of it may still be pending.
+    worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (aborted) reject(new HashAbortedError('hash aborted'));
+      else if (digest !== undefined) resolve(digest);
+      else reject(failure ?? new Error(`hash worker exited with code ${code} before answering`));
+    });
+  });
+}
+
+function hashInPlace(fd: number): string {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  for (let position = 0, read = readSync(fd, buffer, 0, buffer.length, 0); read > 0; read = readSync(fd, buffer, 0, buffer.length, position)) {
+    hash.update(buffer.subarray(0, read));
+    position += read;
+  }
+  return hash.digest('hex');
+}
