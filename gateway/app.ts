@@ -1,7 +1,9 @@
 /**
  * The gateway as a Koa app. The middleware order reads like a request's path through the service:
- * request id -> snapshot pin -> error renderer -> versioning headers -> method guard -> routes, where
- * each route carries its own public or licensed access chain (key, tier, scope, rate limit).
+ * request id -> request log -> request metrics -> snapshot pin -> error renderer -> versioning headers ->
+ * request guards (method, URL length, Host) -> routes, where each route carries its own public or licensed
+ * access chain (key, tier, scope, rate limit). The log and metrics sit outside the error renderer, so
+ * they record the status the client gets.
  * createApp never listens; scripts/commands/serve-command.ts does.
  */
 import Router from '@koa/router';
@@ -10,10 +12,17 @@ import type { AccessDependencies } from './access/licensed-access.ts';
 import { publicAccess } from './access/public-access.ts';
 import { ApiError } from './http/api-error.ts';
 import type { GatewayState } from './http/gateway-state.ts';
+import { rejectLongUrls } from './http/reject-long-urls.ts';
 import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
+import { requireHostHeader } from './http/require-host-header.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders, type DeprecationTable } from './http/versioning-headers.ts';
 import { createCollectionFilter, type CollectionCacheOptions } from './programs/filter-collection.ts';
+import type { GatewayLogger } from './observability/gateway-logger.ts';
+import type { GatewayMetrics } from './observability/gateway-metrics.ts';
+import { instrumentKeyLookup, instrumentLimiter } from './observability/instrument-storage.ts';
+import { logRequests } from './observability/log-requests.ts';
+import { measureRequests } from './observability/measure-requests.ts';
 import type { Infrastructure } from './readiness/evaluate-readiness.ts';
 import { registerChangeRoutes } from './routes/change-routes.ts';
 import { registerCityRoutes } from './routes/city-routes.ts';
@@ -34,7 +43,10 @@ export interface AppDependencies extends AccessDependencies {
   trustProxy: boolean;
   /** Secret that signs change-feed cursors. */
   cursorSecret: Buffer;
-  logError: ErrorLogger;
+  /** Request lines and unexpected errors go here; tests pass a silent or capturing logger. */
+  log: GatewayLogger;
+  /** Prometheus metrics, when the admin port is on. */
+  metrics?: GatewayMetrics;
   deprecations?: DeprecationTable;
   cache?: CollectionCacheOptions;
   /** True once the gateway drains before exit; `/readyz` then answers 503. */
@@ -47,8 +59,12 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
   const app = new Koa<GatewayState>({ proxy: deps.trustProxy, maxIpsCount: 1 });
   // Koa would print errors to stderr on its own; ours are rendered and logged by renderErrors.
   app.silent = true;
+  const { log, metrics } = deps;
+  const limiter = metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics);
+  const lookupKey = metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics);
+  const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
   const routeDeps: RouteDependencies = {
-    access: { lookupKey: deps.lookupKey, limiter: deps.limiter, now: deps.now },
+    access: { lookupKey, limiter, now: deps.now },
     filteredCollection: createCollectionFilter(deps.cache),
     infrastructure: deps.infrastructure,
     now: deps.now,
@@ -62,6 +78,8 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
   registerChangeRoutes(router, { ...routeDeps, cursorSecret: deps.cursorSecret });
 
   app.use(requestId());
+  app.use(logRequests(log));
+  if (metrics !== undefined) app.use(measureRequests(metrics));
   app.use(async (ctx, next) => {
     const lease = deps.snapshots.acquire();
     ctx.state.snapshot = lease.snapshot;
@@ -71,7 +89,7 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
       lease.release();
     }
   });
-  app.use(renderErrors(deps.logError));
+  app.use(renderErrors(logError));
   app.use(versioningHeaders(API_VERSION, deps.deprecations ?? new Map()));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -79,9 +97,11 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
     }
     await next();
   });
+  app.use(rejectLongUrls());
+  app.use(requireHostHeader());
   app.use(router.routes());
   // Unmatched paths: metered like any keyless request, so the 404 carries rate-limit headers (spec 7).
-  app.use(publicAccess({ limiter: deps.limiter, now: deps.now }));
+  app.use(publicAccess({ limiter, now: deps.now }));
   app.use((ctx) => {
     throw new ApiError(404, 'NOT_FOUND', `no route ${ctx.path}`);
   });

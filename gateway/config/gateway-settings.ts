@@ -6,10 +6,10 @@
 
 /** One setting. `kind` decides how its text is parsed. */
 export interface GatewaySetting {
-  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret';
+  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort';
   flag: string;
   env: string;
-  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret';
+  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level';
   default: string | undefined;
   help: string;
 }
@@ -24,4 +24,6 @@ export const GATEWAY_SETTINGS = [
   { name: 'trustProxy', flag: '--trust-proxy', env: 'HRA_TRUST_PROXY', kind: 'boolean', default: 'false', help: 'take client addresses for public limits from X-Forwarded-For' },
   { name: 'limits', flag: '--limits <file.json>', env: 'HRA_LIMITS', kind: 'path', default: undefined, help: 'override request limits (partial JSON: tiers.<tier>.perMinute|perDay, public.perMinute|perDay)' },
   { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors; set the same value on every gateway sharing clients (default: random per process)' },
+  { name: 'logLevel', flag: '--log-level <level>', env: 'HRA_LOG_LEVEL', kind: 'level', default: 'info', help: 'least severe log line written to stderr: trace, debug, info, warn, error, fatal or silent' },
+  { name: 'metricsPort', flag: '--metrics-port <n>', env: 'HRA_METRICS_PORT', kind: 'port', default: undefined, help: 'serve Prometheus metrics at GET /metrics on this port of the same host (off when unset; 0 picks a free one)' },
 ] as const satisfies readonly GatewaySetting[];

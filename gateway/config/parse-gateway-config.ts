@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
+import { LOG_LEVELS, type LogLevel } from '../observability/gateway-logger.ts';
 import { GATEWAY_SETTINGS } from './gateway-settings.ts';
 
 /** The parsed, validated configuration of one gateway process. */
@@ -14,6 +15,9 @@ export interface GatewayConfig {
   readonly trustProxy: boolean;
   readonly limits: LimitTable;
   readonly cursorSecret: string | undefined;
+  readonly logLevel: LogLevel;
+  /** The admin port serving `GET /metrics`; undefined keeps metrics off. */
+  readonly metricsPort: number | undefined;
 }
 
 /** Thrown for a setting that cannot be used; its message names the flag or variable and the value. */
@@ -41,8 +45,15 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
   };
 
   const port = get('port');
-  const portNumber = Number(port.value);
-  if (!/^\d+$/.test(port.value ?? '') || portNumber > 65_535) throw new ConfigError(`${port.source}: port must be an integer from 0 to 65535, got ${JSON.stringify(port.value)}`);
+  const portNumber = parsePort(port.value, port.source);
+
+  const metrics = get('metricsPort');
+  const metricsPort = metrics.value === undefined ? undefined : parsePort(metrics.value, metrics.source);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === portNumber) throw new ConfigError(`${metrics.source}: metrics port must differ from the API port, got ${metricsPort}`);
+
+  const level = get('logLevel');
+  const logLevel = LOG_LEVELS.find((candidate) => candidate === level.value?.toLowerCase());
+  if (logLevel === undefined) throw new ConfigError(`${level.source}: log level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level.value)}`);
 
   const redis = get('redis');
   if (redis.value !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redis.value)) throw new ConfigError(`${redis.source}: must be a redis:// or rediss:// URL, got ${JSON.stringify(redis.value)}`);
@@ -82,5 +93,13 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
     trustProxy: ['true', '1', 'yes'].includes(trustValue),
     limits: limitTable,
     cursorSecret: secret.value,
+    logLevel,
+    metricsPort,
   });
+}
+
+function parsePort(value: string | undefined, source: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value ?? '') || port > 65_535) throw new ConfigError(`${source}: port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
 }

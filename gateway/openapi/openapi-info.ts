@@ -56,7 +56,7 @@ Licensed routes require \`X-Api-Key\` (missing: 401 \`API_KEY_REQUIRED\`; invali
 
 ${tierTable()}
 
-Keyless routes (including \`/openapi.json\`) are metered per client address: ${pub.perMinute} requests per minute, ${perDay(pub)}. These are the default limits; an operator may configure others, and the X-RateLimit-* and \`RateLimit-Policy\` headers always state the limits in force. When rate-limit storage is unreachable, keyless routes keep serving without rate-limit headers, while licensed routes fail closed with 503. Authentication outages return 503, never unvalidated licensed data. Every path answers 405 \`METHOD_NOT_ALLOWED\` (with \`Allow: GET, HEAD\`) to any method other than GET or HEAD; HEAD is accepted wherever GET is.
+Keyless routes (including \`/openapi.json\`) are metered per client address: ${pub.perMinute} requests per minute, ${perDay(pub)}. These are the default limits; an operator may configure others, and the X-RateLimit-* and \`RateLimit-Policy\` headers always state the limits in force. When rate-limit storage is unreachable, keyless routes keep serving without rate-limit headers, while licensed routes fail closed with 503. Authentication outages return 503, never unvalidated licensed data. Every path answers 405 \`METHOD_NOT_ALLOWED\` (with \`Allow: GET, HEAD\`) to any method other than GET or HEAD; HEAD is accepted wherever GET is. Hostile or broken requests get JSON errors too: 400 \`MALFORMED_REQUEST\` for what is not well-formed HTTP, 408 \`REQUEST_TIMEOUT\` for headers slower than 10 s or a request slower than 30 s, 414 \`URI_TOO_LONG\` for a request target over 8,192 characters, 431 \`HEADERS_TOO_LARGE\` for a request line and headers over 16 KiB; a connection serves at most 1,000 requests.
 
 ## Caching
 

@@ -13,8 +13,20 @@ const OPENAPI_DOCUMENT_SHAPE = {
   properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' }, info: { type: 'object' }, paths: { type: 'object' } },
 } as const;
 
-/** Statuses every operation shares: any other method is 405, and an unexpected failure is 500. */
-const SHARED = { '405': responseRef('MethodNotAllowed'), '500': responseRef('InternalError') } as const;
+/**
+ * Statuses every operation shares: any other method is 405, an oversized or slow request 414, 431 or
+ * 408, and an unexpected failure is 500.
+ */
+const SHARED = {
+  '405': responseRef('MethodNotAllowed'),
+  '408': responseRef('RequestTimeout'),
+  '414': responseRef('UriTooLong'),
+  '431': responseRef('HeadersTooLarge'),
+  '500': responseRef('InternalError'),
+} as const;
+
+/** A request Node cannot parse is a 400 before any operation is chosen; an operation's own 400 takes the slot. */
+const MALFORMED = { '400': responseRef('MalformedRequest') } as const;
 
 interface OperationInput {
   operationId: string;
@@ -33,7 +45,7 @@ function publicOperation(input: OperationInput): object {
     description: `${input.description}\n\nKeyless; metered per client address under the public request limit.`,
     security: [],
     parameters: parameterRefs('RequestId', ...(input.parameters ?? [])),
-    responses: { ...input.responses, ...SHARED, '429': responseRef('RateLimited') },
+    responses: { ...MALFORMED, ...input.responses, ...SHARED, '429': responseRef('RateLimited') },
   };
 }
 
@@ -55,6 +67,7 @@ function licensedOperation(input: LicensedInput): object {
     description: `${input.description}\n\nRequires \`X-Api-Key\`. Metered per key under its tier's minute and day windows; 400, 401 and 403 refusals before the key is accepted are metered per client address under the public limit, never against a key.`,
     parameters: parameterRefs('RequestId', ...(input.parameters ?? [])),
     responses: {
+      ...MALFORMED,
       ...input.responses,
       '401': responseRef('Unauthorized'),
       '403': errorResponse(

@@ -81,6 +81,13 @@ export const openApiResponses = {
     ['METHOD_NOT_ALLOWED'],
     { extraHeaders: ['Allow'] },
   ),
+  MalformedRequest: errorResponse(
+    'The HTTP server could not parse the request (request line, header name or value, framing); answered before any operation is chosen, and the connection is closed.',
+    ['MALFORMED_REQUEST'],
+  ),
+  RequestTimeout: errorResponse('The request headers (10 s) or the whole request (30 s) did not arrive in time; the connection is closed.', ['REQUEST_TIMEOUT']),
+  UriTooLong: errorResponse('The request target (path and query) is longer than 8,192 characters.', ['URI_TOO_LONG']),
+  HeadersTooLarge: errorResponse('The request line and headers exceed 16 KiB; the connection is closed.', ['HEADERS_TOO_LARGE']),
   InternalError: errorResponse('An unexpected failure. Retry later; report the `X-Request-ID` to support.', ['INTERNAL_ERROR'], { metered: true }),
 } as const;
 

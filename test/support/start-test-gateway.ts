@@ -9,6 +9,7 @@ import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
 import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { createGatewayLogger, type GatewayLogger } from '../../gateway/observability/gateway-logger.ts';
 import { startGateway, type RunningGateway } from '../../gateway/start-gateway.ts';
 
 /** The corpus every integration test serves unless told otherwise. */
@@ -58,6 +59,8 @@ export interface TestGatewayOptions {
   now?: () => number;
   /** A limits override (the `--limits` file's JSON), written to the test's folder. */
   limits?: unknown;
+  /** Where the gateway logs; silent unless a test captures the lines. */
+  log?: GatewayLogger;
 }
 
 /** Limits high enough that tests issuing many requests are never throttled (every request still metered). */
@@ -87,7 +90,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     writeFileSync(flags.limits as string, JSON.stringify(options.limits));
   }
   const config = parseGatewayConfig(flags, {});
-  const gateway = await startGateway(config, { info: () => {}, error: (message) => process.stderr.write(`gateway: ${message}\n`) }, { now: options.now });
+  const gateway = await startGateway(config, options.log ?? createGatewayLogger({ level: 'silent' }), { now: options.now });
   return {
     url: gateway.url,
     gateway,

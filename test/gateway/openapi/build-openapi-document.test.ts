@@ -23,8 +23,8 @@ import { collectErrorCodes, operationOf, resolveRef, type OpenApiDocument } from
 const doc = buildOpenApiDocument() as OpenApiDocument;
 
 // Every route of spec 4.2 and 4.3 with every status this contract documents for it.
-const PUBLIC_ERRORS = ['405', '429', '500'];
-const LICENSED_ERRORS = ['401', '403', '405', '429', '500', '503'];
+const PUBLIC_ERRORS = ['400', '405', '408', '414', '429', '431', '500'];
+const LICENSED_ERRORS = ['400', '401', '403', '405', '408', '414', '429', '431', '500', '503'];
 const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/sample', ['200', '304', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/health', ['200', '503', ...PUBLIC_ERRORS]],
@@ -35,13 +35,13 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/dataset/reports/fact-audit-latest', ['200', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/reports/fact-audit-legacy-2026-06-17', ['200', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/reports/state-home-improvement-2026', ['200', '503', ...PUBLIC_ERRORS]],
-  ['/api/cities', ['200', '400', ...LICENSED_ERRORS]],
-  ['/api/cities/counts', ['200', '400', ...LICENSED_ERRORS]],
-  ['/api/programs', ['200', '400', '404', ...LICENSED_ERRORS]],
-  ['/api/programs/{city}', ['200', '400', '404', ...LICENSED_ERRORS]],
+  ['/api/cities', ['200', ...LICENSED_ERRORS]],
+  ['/api/cities/counts', ['200', ...LICENSED_ERRORS]],
+  ['/api/programs', ['200', '404', ...LICENSED_ERRORS]],
+  ['/api/programs/{city}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/{city}/{programId}', ['200', '404', ...LICENSED_ERRORS]],
-  ['/api/programs/national', ['200', '400', ...LICENSED_ERRORS]],
-  ['/api/changes', ['200', '400', '404', ...LICENSED_ERRORS]],
+  ['/api/programs/national', ['200', ...LICENSED_ERRORS]],
+  ['/api/changes', ['200', '404', ...LICENSED_ERRORS]],
   // Operational probes: keyless like the public routes, but never metered (no 429).
   ['/healthz', ['200', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
   ['/readyz', ['200', '503', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],

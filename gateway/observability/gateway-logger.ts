@@ -1,0 +1,43 @@
+/**
+ * The gateway's one structured logger (pino): JSON lines on stderr, because stdout belongs to the
+ * `listening on` line alone once the gateway serves. `X-Api-Key` is redacted wherever it could appear.
+ */
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/** The levels `--log-level` accepts, most verbose first; `silent` writes nothing. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** What the gateway logs through: a pino logger, passed to whatever logs (never a hidden global). */
+export type GatewayLogger = Logger;
+
+/**
+ * Every place a request's headers could be logged. Nothing logs raw headers today; this is the net
+ * under that rule. Node lowercases incoming header names; the other spellings cover hand-built objects.
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  'headers["x-api-key"]', 'headers["X-Api-Key"]', 'headers["X-API-Key"]',
+  '*.headers["x-api-key"]', '*.headers["X-Api-Key"]', '*.headers["X-API-Key"]',
+  'req.headers["x-api-key"]', 'request.headers["x-api-key"]', 'request.header["x-api-key"]',
+  'apiKey', '*.apiKey', '["x-api-key"]', '*["x-api-key"]',
+];
+
+/** Options of createGatewayLogger. */
+export interface GatewayLoggerOptions {
+  level: LogLevel;
+  /** Where lines go; stderr (synchronously, so no line is lost at exit) unless a test captures them. */
+  destination?: DestinationStream;
+}
+
+/** Creates the gateway logger. */
+export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogger {
+  return pino(
+    {
+      level: options.level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Counts rate-limit rejections and storage faults where they happen, by wrapping the limiter and the key
+ * lookup the app is given; the access middleware stays unaware of metrics.
+ */
+import type { AccessDependencies } from '../access/licensed-access.ts';
+import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
+import { RateLimitStorageError, type LimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
+import type { GatewayMetrics, RejectionScope } from './gateway-metrics.ts';
+
+/** The same limiter, counting its refusals (by scope) and its storage faults. */
+export function instrumentLimiter(limiter: RateLimiter, metrics: GatewayMetrics): RateLimiter {
+  const counted = async (scope: RejectionScope, consume: () => Promise<LimitDecision>): Promise<LimitDecision> => {
+    let decision: LimitDecision;
+    try {
+      decision = await consume();
+    } catch (error) {
+      if (error instanceof RateLimitStorageError) metrics.countStorageFault('rate_limit');
+      throw error;
+    }
+    if (!decision.allowed) metrics.countRejection(scope);
+    return decision;
+  };
+  return {
+    scheme: limiter.scheme,
+    consumeKey: (keyId, tier) => counted('key', () => limiter.consumeKey(keyId, tier)),
+    consumePublic: (address) => counted('public', () => limiter.consumePublic(address)),
+    close: () => limiter.close(),
+  };
+}
+
+/** The same key lookup, counting key-store faults. */
+export function instrumentKeyLookup(lookupKey: AccessDependencies['lookupKey'], metrics: GatewayMetrics): AccessDependencies['lookupKey'] {
+  return (raw) => {
+    try {
+      return lookupKey(raw);
+    } catch (error) {
+      if (error instanceof KeyStoreUnavailableError) metrics.countStorageFault('key_store');
+      throw error;
+    }
+  };
+}

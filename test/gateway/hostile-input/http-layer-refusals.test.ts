@@ -1,0 +1,164 @@
+/**
+ * What Node's HTTP parser refuses before Koa runs (malformed requests, unknown methods, oversized request
+ * lines and headers, timeouts, CONNECT) still gets a JSON error with a `code`, an `X-Request-ID` and
+ * `X-API-Version`; the server's limits are the documented ones.
+ */
+import * as assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { API_VERSION } from '../../../build/contract/api-version.ts';
+import { hardenServer, MAX_REQUESTS_PER_SOCKET, SERVER_LIMITS } from '../../../gateway/http/harden-server.ts';
+import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
+import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import { keepAliveAgent } from './hostile-support.ts';
+
+/** Sends `data` on a fresh connection and reads until the server closes it. */
+function rawExchange(port: number, data: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(data));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
+  });
+}
+
+interface ParsedResponse {
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+}
+
+function parseResponse(text: string): ParsedResponse {
+  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+function assertJsonError(response: ParsedResponse, status: number, code: string, options: { head?: boolean } = {}): void {
+  assert.equal(response.status, status, response.body);
+  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+  assert.match(response.headers.get('x-request-id') ?? '', SAFE_REQUEST_ID);
+  assert.equal(response.headers.get('x-api-version'), API_VERSION);
+  if (options.head) {
+    assert.equal(response.body, '', 'a HEAD response has no body');
+    return;
+  }
+  const body = JSON.parse(response.body) as { error: unknown; code: unknown };
+  assert.equal(typeof body.error, 'string');
+  assert.equal(body.code, code);
+}
+
+const long = (length: number) => 'a'.repeat(length);
+
+const CASES: ReadonlyArray<{ name: string; send: string; status: number; code: string; head?: boolean; allow?: boolean }> = [
+  { name: 'an unknown method token', send: 'FROB /api/sample HTTP/1.1\r\nHost: x\r\n\r\n', status: 405, code: 'METHOD_NOT_ALLOWED', allow: true },
+  { name: 'a lowercase method', send: 'get /api/sample HTTP/1.1\r\nHost: x\r\n\r\n', status: 405, code: 'METHOD_NOT_ALLOWED', allow: true },
+  { name: 'CONNECT', send: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', status: 405, code: 'METHOD_NOT_ALLOWED', allow: true },
+  { name: 'a space in a header name', send: 'GET /api/sample HTTP/1.1\r\nHo st: x\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'a raw control character in the path', send: 'GET /api/\x01 HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'raw UTF-8 in the path', send: 'GET /api/programs/caf\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'a NUL in a header value', send: 'GET /api/sample HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\x00b\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'Content-Length with Transfer-Encoding (smuggling)', send: 'GET /api/sample HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'an HTTP/1.1 request without Host', send: 'GET /api/sample HTTP/1.1\r\nConnection: close\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+  { name: 'a malformed HEAD (no body in the answer)', send: 'HEAD /\x7f HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', head: true },
+  { name: 'a request target over 16 KiB', send: `GET /api/programs/${long(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, status: 414, code: 'URI_TOO_LONG' },
+  { name: 'a request target over 8 KiB', send: `GET /api/programs/${long(9_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 414, code: 'URI_TOO_LONG' },
+  { name: 'headers over 16 KiB', send: `GET /api/sample HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${long(20_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+  { name: 'many headers over 16 KiB', send: `GET /api/sample HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 800 }, (_, index) => `X-H${index}: ${long(20)}\r\n`).join('')}\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+];
+
+describe('HTTP-layer refusals', () => {
+  let gateway: TestGateway;
+  let port: number;
+  before(async () => {
+    gateway = await startTestGateway({ limits: GENEROUS_LIMITS });
+    port = Number(new URL(gateway.url).port);
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  for (const testCase of CASES) {
+    it(`answers ${testCase.name} with a JSON ${testCase.status} ${testCase.code}`, async () => {
+      const response = parseResponse(await rawExchange(port, Buffer.from(testCase.send, 'latin1')));
+      assertJsonError(response, testCase.status, testCase.code, { head: testCase.head });
+      if (testCase.allow) assert.equal(response.headers.get('allow'), 'GET, HEAD');
+    });
+  }
+
+  it('serves HTTP/1.0 without Host, and an unsupported Expect as if it were absent', async () => {
+    assert.equal(parseResponse(await rawExchange(port, 'GET /api/sample HTTP/1.0\r\n\r\n')).status, 200);
+    assert.equal(parseResponse(await rawExchange(port, 'GET /api/sample HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n')).status, 200);
+  });
+
+  it('echoes a safe X-Request-ID on a 414 the app answers', async () => {
+    const response = parseResponse(await rawExchange(port, `GET /${long(9_000)} HTTP/1.1\r\nHost: x\r\nX-Request-ID: long-url-0001\r\nConnection: close\r\n\r\n`));
+    assertJsonError(response, 414, 'URI_TOO_LONG');
+    assert.equal(response.headers.get('x-request-id'), 'long-url-0001');
+  });
+
+  it('sets the documented server limits (the header size is exercised by the 431 cases)', () => {
+    const { server } = gateway.gateway;
+    assert.equal(server.maxRequestsPerSocket, MAX_REQUESTS_PER_SOCKET);
+    assert.equal(server.requestTimeout, SERVER_LIMITS.requestTimeout);
+    assert.equal(server.headersTimeout, SERVER_LIMITS.headersTimeout);
+    assert.equal(server.keepAliveTimeout, SERVER_LIMITS.keepAliveTimeout);
+  });
+
+  it(`closes a keep-alive connection after ${MAX_REQUESTS_PER_SOCKET} requests, without a 5xx`, async () => {
+    const agent = keepAliveAgent();
+    try {
+      const sockets = new Set<unknown>();
+      let closedAt: number | undefined;
+      for (let index = 1; index <= MAX_REQUESTS_PER_SOCKET + 5; index += 1) {
+        const response = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+          const outgoing = request(`${gateway.url}/api/data/readiness`, { agent }, (incoming) => {
+            sockets.add(incoming.socket);
+            incoming.resume();
+            incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, connection: incoming.headers.connection }));
+          });
+          outgoing.on('error', reject);
+          outgoing.end();
+        });
+        assert.equal(response.status, 200, `request ${index}`);
+        if (response.connection === 'close' && closedAt === undefined) closedAt = index;
+      }
+      assert.equal(closedAt, MAX_REQUESTS_PER_SOCKET);
+      assert.equal(sockets.size, 2, 'a second connection after the limit');
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('request timeout', () => {
+  let server: Server;
+  let port: number;
+  before(async () => {
+    // The gateway's handler and limits with the clock shortened, so the timeout fires within the test.
+    server = createServer({ ...SERVER_LIMITS, headersTimeout: 200, requestTimeout: 300, connectionsCheckingInterval: 50 }, (incoming, response) => {
+      incoming.resume();
+      incoming.on('end', () => response.end('{}'));
+    });
+    hardenServer(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('answers headers that never finish with a JSON 408 REQUEST_TIMEOUT', async () => {
+    assertJsonError(parseResponse(await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ')), 408, 'REQUEST_TIMEOUT');
+  });
+
+  it('answers a body that never finishes with a JSON 408 REQUEST_TIMEOUT', async () => {
+    assertJsonError(parseResponse(await rawExchange(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{')), 408, 'REQUEST_TIMEOUT');
+  });
+});
+

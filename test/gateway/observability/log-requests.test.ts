@@ -1,0 +1,146 @@
+/** Request logs (issue 7): one JSON line per request with route template, status, duration, key id and tier; never the key. */
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createApp } from '../../../gateway/app.ts';
+import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
+import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
+import { createGatewayLogger } from '../../../gateway/observability/gateway-logger.ts';
+import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
+import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
+import { buildTestSnapshot, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import { captureLogger, type CapturedLog } from './capture-logger.ts';
+
+const LEVEL = { info: 30, error: 50 } as const;
+
+describe('logRequests', () => {
+  let gateway: TestGateway;
+  let captured: CapturedLog;
+  before(async () => {
+    captured = captureLogger();
+    gateway = await startTestGateway({ log: captured.log });
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  const lastRequestLine = () => {
+    const line = captured.requests().at(-1);
+    assert.ok(line, 'a request line was written');
+    return line;
+  };
+
+  const cases = [
+    { name: 'a licensed hit', path: '/api/programs/alpha', key: 'commercial', method: 'GET', route: '/api/programs/:city', status: 200, tier: 'commercial' },
+    { name: 'a detail record by a trial key', path: '/api/programs/alpha/a-roof', key: 'trial', method: 'GET', route: '/api/programs/:city/:programId', status: 200, tier: 'trial' },
+    { name: 'a HEAD', path: '/api/cities', key: 'nonprofit', method: 'HEAD', route: '/api/cities', status: 200, tier: 'nonprofit' },
+    { name: 'a public route', path: '/api/sample', key: undefined, method: 'GET', route: '/api/sample', status: 200, tier: undefined },
+    { name: 'a refused key', path: '/api/programs/alpha', key: 'revoked', method: 'GET', route: '/api/programs/:city', status: 403, tier: undefined },
+    { name: 'a bogus key', path: '/api/cities', key: 'bogus', method: 'GET', route: '/api/cities', status: 401, tier: undefined },
+    { name: 'an unknown path', path: '/no/such/thing?secret=1', key: 'commercial', method: 'GET', route: 'unmatched', status: 404, tier: undefined },
+    { name: 'a refused method', path: '/api/cities', key: 'commercial', method: 'DELETE', route: 'unmatched', status: 405, tier: undefined },
+  ] as const;
+
+  for (const testCase of cases) {
+    it(`logs ${testCase.name}: ${testCase.method} ${testCase.route} -> ${testCase.status}`, async () => {
+      const before = captured.requests().length;
+      const key = testCase.key === undefined ? undefined : testCase.key === 'bogus' ? 'hra_c_0000000000000000000000000000000000000' : gateway.keys[testCase.key];
+      const response = await gateway.get(testCase.path, { key, method: testCase.method, headers: { 'X-Request-ID': 'log-test-0001' } });
+      await response.arrayBuffer();
+      assert.equal(response.status, testCase.status);
+      assert.equal(captured.requests().length, before + 1, 'exactly one line per request');
+      const line = lastRequestLine();
+      assert.equal(line.level, LEVEL.info);
+      assert.equal(line.requestId, 'log-test-0001');
+      assert.equal(line.method, testCase.method);
+      assert.equal(line.route, testCase.route);
+      assert.equal(line.status, testCase.status);
+      assert.equal(typeof line.durationMs, 'number');
+      assert.ok((line.durationMs as number) >= 0);
+      if (testCase.tier === undefined) {
+        assert.equal(line.keyId, undefined);
+        assert.equal(line.tier, undefined);
+      } else {
+        assert.equal(line.keyId, gateway.keyIds[testCase.key as keyof typeof gateway.keyIds]);
+        assert.equal(line.tier, testCase.tier);
+      }
+      assert.deepEqual(Object.keys(line).filter((name) => !['level', 'time', 'pid', 'msg'].includes(name)).sort(),
+        ['durationMs', 'method', 'requestId', 'route', 'status', ...(testCase.tier === undefined ? [] : ['keyId', 'tier'])].sort());
+    });
+  }
+
+  it('never writes a key, a query string or a header value', () => {
+    const text = captured.text();
+    for (const key of Object.values(gateway.keys)) assert.equal(text.includes(key), false, 'a plaintext key in the log');
+    assert.equal(text.includes('secret=1'), false);
+    assert.equal(/x-api-key/i.test(text), false);
+  });
+});
+
+describe('createGatewayLogger', () => {
+  it('redacts X-Api-Key wherever request headers are logged', () => {
+    const captured = captureLogger();
+    captured.log.info({ headers: { 'x-api-key': 'hra_c_secret1' }, req: { headers: { 'x-api-key': 'hra_c_secret2', host: 'h' } }, request: { headers: { 'X-Api-Key': 'hra_c_secret3' } }, apiKey: 'hra_c_secret4' }, 'headers');
+    const [line] = captured.lines();
+    assert.ok(line);
+    assert.equal(/hra_c_secret/.test(captured.text()), false);
+    assert.deepEqual(line.req, { headers: { 'x-api-key': '[redacted]', host: 'h' } });
+    assert.equal(line.apiKey, '[redacted]');
+  });
+
+  it('writes nothing when silent, and only what the level admits', () => {
+    const silent = captureLogger('silent');
+    silent.log.error('nothing');
+    assert.equal(silent.text(), '');
+    const warn = captureLogger('warn');
+    warn.log.info('dropped');
+    warn.log.warn('kept');
+    assert.deepEqual(warn.lines().map((line) => line.msg), ['kept']);
+  });
+
+  it('writes to stderr by default, never stdout', () => {
+    const log = createGatewayLogger({ level: 'info' });
+    // pino's SonicBoom destination exposes its file descriptor.
+    const stream = (log as unknown as Record<symbol, { fd?: number }>)[Object.getOwnPropertySymbols(log).find((symbol) => symbol.description === 'pino.stream') as symbol];
+    assert.equal(stream?.fd, 2);
+  });
+});
+
+describe('unexpected errors', () => {
+  let server: Server;
+  let url: string;
+  const captured = captureLogger();
+  before(async () => {
+    const app = createApp({
+      snapshots: new SnapshotHolder(openSnapshot(buildTestSnapshot())),
+      lookupKey: () => {
+        throw new Error('key store exploded at /var/secret/path');
+      },
+      limiter: new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: Date.now }),
+      now: Date.now,
+      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
+      trustProxy: false,
+      cursorSecret: Buffer.from('test-secret-for-logging-00000001'),
+      log: captured.log,
+    });
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('are logged through the same logger with the request id, and never shown to the client', async () => {
+    const response = await fetch(`${url}/api/cities`, { headers: { 'X-Api-Key': 'hra_c_whatever', 'X-Request-ID': 'boom-request-01' } });
+    const body = await response.text();
+    assert.equal(response.status, 500);
+    assert.equal(body.includes('exploded'), false);
+    const failure = captured.lines().find((line) => line.msg === 'unexpected error');
+    assert.ok(failure, 'the error was logged');
+    assert.equal(failure.level, LEVEL.error);
+    assert.equal(failure.requestId, 'boom-request-01');
+    assert.match(String((failure.err as { message?: unknown }).message), /exploded/);
+    assert.equal(captured.requests().at(-1)?.status, 500);
+    assert.equal(captured.text().includes('hra_c_whatever'), false);
+  });
+});

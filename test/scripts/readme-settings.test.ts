@@ -1,0 +1,42 @@
+/** STYLE 11 (Datasette's test_docs): the README's Configuration table documents every gateway setting. */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
+
+/** The rows of the first table under `## Configuration`, as cells keyed by the header row. */
+function configurationTable(markdown: string): Array<Record<string, string>> {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith('Configuration\n'));
+  assert.ok(section, 'README has a "## Configuration" section');
+  const rows = section.split('\n').filter((line) => line.startsWith('|'));
+  const cells = (line: string) => line.slice(1, line.lastIndexOf('|')).split('|').map((cell) => cell.trim());
+  const [header, separator, ...body] = rows;
+  assert.ok(header && separator && /^\|[-|: ]+\|$/.test(separator), 'the section starts with a Markdown table');
+  const names = cells(header);
+  return body.map((line) => Object.fromEntries(cells(line).map((cell, index) => [names[index] ?? String(index), cell])));
+}
+
+describe('README configuration table', () => {
+  const rows = configurationTable(readFileSync('README.md', 'utf8'));
+
+  it('has the columns setting, flag, environment, default, meaning', () => {
+    assert.deepEqual(Object.keys(rows[0] ?? {}), ['setting', 'flag', 'environment', 'default', 'meaning']);
+  });
+
+  for (const setting of GATEWAY_SETTINGS) {
+    it(`documents ${setting.name}: ${setting.flag}, ${setting.env}, default ${setting.default ?? '(none)'}`, () => {
+      const row = rows.find((candidate) => candidate.setting === setting.name);
+      assert.ok(row, `a row for ${setting.name}`);
+      assert.equal(row.flag, `\`${setting.flag}\``);
+      assert.equal(row.environment, `\`${setting.env}\``);
+      if (setting.default === undefined) assert.ok(row.default && !row.default.startsWith('`'), `${setting.name} has no default: the cell says what happens instead`);
+      else assert.equal(row.default, `\`${setting.default}\``);
+      assert.ok((row.meaning ?? '').length > 10, `${setting.name} has a meaning`);
+    });
+  }
+
+  it('documents no setting the gateway does not have', () => {
+    const names = new Set<string>(GATEWAY_SETTINGS.map((setting) => setting.name));
+    for (const row of rows) assert.ok(names.has(row.setting ?? ''), `README row ${row.setting} is a setting`);
+  });
+});
