@@ -25,7 +25,7 @@ export const REDACTED_PATHS: readonly string[] = [
 /** Options of createGatewayLogger. */
 export interface GatewayLoggerOptions {
   level: LogLevel;
-  /** Where lines go; stderr (synchronously, so no line is lost at exit) unless a test captures them. */
+  /** Where lines go: stderr unless a test captures them. */
   destination?: DestinationStream;
 }
 
@@ -38,6 +38,9 @@ export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogge
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ fd: 2, sync: true }),
+    // Asynchronous: a synchronous write per request blocked the event loop behind a slow stderr pipe
+    // (issue 6 profile). Writes coalesce while one is in flight, so an idle gateway still logs at once;
+    // pino flushes on exit, and past 64 MiB of backlog lines are dropped rather than stalling requests.
+    options.destination ?? pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024 }),
   );
 }

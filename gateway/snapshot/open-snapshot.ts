@@ -107,6 +107,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   const revision = parseRevision(need('revision'));
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
+  const fixedDocuments = new Map<string, StoredDocument | undefined>();
   const recordsQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? ORDER BY ord');
   const recordQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? AND id = ?');
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
@@ -128,7 +129,13 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     exclusionPolicyVersion: Number(need('exclusion_policy_version')),
     projectAliases: new Map(Object.entries(JSON.parse(need('project_aliases')) as Record<string, string>)),
     readinessInputs: JSON.parse(need('readiness_inputs')) as ReadinessInputs,
-    document: (name) => documentQuery.get(name) as StoredDocument | undefined,
+    document: (name) => {
+      // The fixed documents (sample, health parts, schemas, reports, city lists) are few and immutable:
+      // read each once. Collections, one per city, go through the routes' bounded caches instead.
+      if (name.startsWith('collection:')) return documentQuery.get(name) as StoredDocument | undefined;
+      if (!fixedDocuments.has(name)) fixedDocuments.set(name, documentQuery.get(name) as StoredDocument | undefined);
+      return fixedDocuments.get(name);
+    },
     collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
     cityRecords: (city) => (recordsQuery.all(city) as RawRecord[]).map(toRecord),
     record: (city, id) => {

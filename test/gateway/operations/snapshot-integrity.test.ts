@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { pointCurrentAt } from '../../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf, formatChecksumLine, sha256FileChunked } from '../../../build/snapshot/snapshot-checksum.ts';
 import { get, publishTwoRevisions, spawnServe, type ServeProcess, type TwoRevisions } from './serve-process.ts';
+import { SNAPSHOT_FORMAT_VERSION } from '../../../build/snapshot/snapshot-format.ts';
 
 let revisions: TwoRevisions;
 before(async () => {
@@ -96,11 +97,11 @@ const CASES: DamageCase[] = [
     prepare: (file) => {
       copyOfA(file);
       const db = new Database(file);
-      db.prepare("UPDATE meta SET value = '2' WHERE key = 'format_version'").run();
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'format_version'").run(String(SNAPSHOT_FORMAT_VERSION + 1));
       db.close();
       recordChecksum(file);
     },
-    refusal: /refused: format: snapshot format version 2 is not the supported 1/,
+    refusal: new RegExp(`refused: format: snapshot format version ${SNAPSHOT_FORMAT_VERSION + 1} is not the supported ${SNAPSHOT_FORMAT_VERSION}`),
   },
   {
     name: 'a snapshot without its checksum file',
