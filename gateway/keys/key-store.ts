@@ -18,6 +18,7 @@ import { classifyKeyRow, type KeyLookupResult, type KeyRowForVerdict } from './k
 import { resolveKeyPolicy, type KeyPolicyRequest } from './key-policy.ts';
 import { migrateKeyStore, type ApiKeysTable, type KeyStoreDatabase } from './key-store-schema.ts';
 import { fromStoredTier, toStoredTier, type KeyTier } from './key-tiers.ts';
+import { LRUCache } from 'lru-cache';
 
 /** How to open a key store. */
 export interface KeyStoreOptions {
@@ -63,6 +64,9 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
+/** Marks a well-formed key the store does not hold, in the lookup cache. */
+const UNKNOWN = Symbol('unknown key');
+
 const listedColumns = ['id', 'tier', 'cities', 'label', 'created_at', 'expires_at', 'revoked_at', 'rotated_from'] as const;
 
 /** Opens (and when read-write, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
@@ -85,10 +89,20 @@ class SqliteKeyStore implements KeyStore {
   readonly #kysely: Kysely<KeyStoreDatabase>;
   readonly #now: () => Date;
   readonly #lookup: Database.Statement<[string], KeyRowForVerdict>;
+  readonly #dataVersion: Database.Statement<[], number>;
+  /**
+   * Stored rows by presented key (null: well-formed but unknown), so the request path skips two SHA-256s
+   * and a read transaction. Cleared whenever PRAGMA data_version says another connection committed (a
+   * CLI revoke, rotate or tier change) and after this store's own writes: revocation still takes effect
+   * on the next request. Expiry is judged at every lookup from the cached row.
+   */
+  readonly #rows = new LRUCache<string, KeyRowForVerdict | typeof UNKNOWN>({ max: 10_000 });
+  #seenVersion = -1;
 
   constructor(db: Database.Database, now: () => Date) {
     this.#db = db;
     this.#now = now;
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#kysely = new Kysely<KeyStoreDatabase>({ dialect: new SqliteDialect({ database: db }) });
     this.#lookup = db.prepare<[string], KeyRowForVerdict>(
       'SELECT id, tier, cities, created_at, expires_at, revoked_at FROM api_keys WHERE secret_digest = ?',
@@ -97,15 +111,27 @@ class SqliteKeyStore implements KeyStore {
 
   lookupKey(raw: string | undefined): KeyLookupResult {
     if (raw === undefined || raw === '') return { kind: 'missing' };
-    const shape = parseKeyShape(raw);
-    if (shape.kind === 'malformed') return { kind: 'malformed' };
-    let row: KeyRowForVerdict | undefined;
+    let row = this.#rows.get(raw);
+    // Only well-formed keys are ever cached, so a malformed one is refused here without touching the database.
+    const shape = row === undefined ? parseKeyShape(raw) : undefined;
+    if (shape?.kind === 'malformed') return { kind: 'malformed' };
     try {
-      row = this.#lookup.get(digestKey(shape.key));
+      const version = this.#dataVersion.get() as number;
+      if (version !== this.#seenVersion) {
+        this.#rows.clear();
+        this.#seenVersion = version;
+        row = undefined;
+      }
+      if (row === undefined) {
+        const wellFormed = shape ?? parseKeyShape(raw);
+        if (wellFormed.kind === 'malformed') return { kind: 'malformed' };
+        row = this.#lookup.get(digestKey(wellFormed.key)) ?? UNKNOWN;
+        this.#rows.set(raw, row);
+      }
     } catch (error) {
       throw toKeyStoreError(error, 'looking up a key');
     }
-    if (row === undefined) return { kind: 'unknown' };
+    if (row === UNKNOWN) return { kind: 'unknown' };
     const verdict = classifyKeyRow(row, this.#now());
     if (verdict.kind === 'corrupt') {
       throw new KeyStoreUnavailableError(`key store row ${verdict.id} is corrupt: ${verdict.reason}`);
@@ -190,6 +216,9 @@ class SqliteKeyStore implements KeyStore {
       return await inImmediateTransaction(this.#kysely, work);
     } catch (error) {
       throw toKeyStoreError(error, doing);
+    } finally {
+      // data_version does not move for this connection's own commits.
+      this.#rows.clear();
     }
   }
 }
