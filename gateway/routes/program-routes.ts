@@ -21,6 +21,17 @@ export function registerProgramRoutes(router: Router<GatewayState>, deps: RouteD
   // snapshot never changes, so a body cached for a revision and city is the one the snapshot would return,
   // and the city was live in that revision.
   const unfiltered = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (body) => Math.max(1, body.length) });
+  // Whether a slug is a live city of a revision, remembered: a filtered cache hit then reads no SQLite at all.
+  const liveCities = new LRUCache<string, boolean>({ max: 50_000 });
+  const isLiveCity = (snapshot: Snapshot, city: string) => {
+    const key = `${snapshot.revision}\u0000${city}`;
+    let live = liveCities.get(key);
+    if (live === undefined) {
+      live = snapshot.city(city) !== undefined;
+      liveCities.set(key, live);
+    }
+    return live;
+  };
   const collection = (snapshot: Snapshot, city: string, query: Record<string, string | string[] | undefined>) => {
     const filters = parseProgramFilters(query);
     const unfilteredKey = `${snapshot.revision}\u0000${city}`;
@@ -28,7 +39,7 @@ export function registerProgramRoutes(router: Router<GatewayState>, deps: RouteD
       const cached = unfiltered.get(unfilteredKey);
       if (cached) return cached;
     }
-    if (city !== NATIONAL_SLUG && !snapshot.city(city)) throw cityNotFound();
+    if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
     if (hasNoFilters(filters)) {
       const stored = snapshot.collection(city);
       if (!stored) throw cityNotFound();
