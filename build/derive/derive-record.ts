@@ -8,6 +8,7 @@ import { deriveFreshness } from './derive-freshness.ts';
 import type { Freshness } from './freshness-types.ts';
 import { inferContractor } from './infer-contractor.ts';
 import { deriveProgramFacets, type ProgramFacets } from './program-facets.ts';
+import { groupBy } from './group-by.ts';
 
 /** A served (or withheld) record: its response bytes, facets and the figures health counts. */
 export interface DerivedRecord {
@@ -70,15 +71,4 @@ function latestPageClass(checks: readonly LinkCheck[]): 'program' | 'agency' | n
   let latest: LinkCheck | undefined;
   for (const check of checks) if (!latest || check.checkedAt >= latest.checkedAt) latest = check;
   return latest?.outcome === 'live' ? (latest.pageClass ?? null) : null;
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }

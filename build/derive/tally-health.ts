@@ -100,8 +100,13 @@ export function normalizedHost(url: string | null): string | undefined {
   }
 }
 
+/** The name normalization distinct and locally unique program counts use. */
+export function normalizeName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
 function addName(names: Map<string, Set<string>>, name: string, city: string): void {
-  const key = name.trim().replace(/\s+/g, ' ').toLowerCase();
+  const key = normalizeName(name);
   const cities = names.get(key);
   if (cities) cities.add(city);
   else names.set(key, new Set([city]));

@@ -8,6 +8,8 @@ import type {
   ChangeEventRow, CityRow, Corpus, Correction, LinkCheck, ProgramRow, QuarantineEntry, SourceReview,
 } from '../corpus/corpus-types.ts';
 import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { groupBy } from '../derive/group-by.ts';
+import { normalizeName } from '../derive/tally-health.ts';
 
 /** One live template row and everything the corpus says about it. */
 export interface TemplateRow {
@@ -100,20 +102,4 @@ export function readSynthTemplate(corpus: Corpus): SynthTemplate {
     },
     changes: corpus.changes,
   };
-}
-
-/** The name normalization dataset health counts distinct names with. */
-export function normalizeName(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }

@@ -2,7 +2,7 @@
  * Names synthetic programs so that every distinct program has its own name: dataset health counts
  * distinct stored names and names stored in one city, so a clash would miscount the layers.
  */
-import { normalizeName } from './read-synth-template.ts';
+import { normalizeName } from '../derive/tally-health.ts';
 
 // Agency words that read naturally before a program name and match no template policy term.
 const AGENCIES = [
