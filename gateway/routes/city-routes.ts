@@ -6,6 +6,7 @@ import { sendJson } from '../http/send-json.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
+import type { Snapshot, StoredCity } from '../snapshot/open-snapshot.ts';
 
 /**
  * `status` is the exact registry status; the licensed scope holds only `live` cities, so any other value
@@ -16,31 +17,35 @@ function isLiveScope(status: unknown): boolean {
   return status === undefined || status === '' || status === 'live';
 }
 
+/**
+ * The live cities a trial key may see, in index order (slug order), looked up one by one: a trial holds at
+ * most five slugs, so this never reads the whole city table (22,000 rows at ten times the published scale).
+ */
+function allowedCities(snapshot: Snapshot, slugs: readonly string[]): StoredCity[] {
+  return [...new Set(slugs)].sort().flatMap((slug) => snapshot.city(slug) ?? []);
+}
+
 /** Registers `/api/cities` and `/api/cities/counts`. */
 export function registerCityRoutes(router: Router<GatewayState>, deps: RouteDependencies): void {
-  router.get('/api/cities', licensedAccess(deps.access), (ctx) => {
+  /** The stored full-scope document for paid keys, or the allowlist (empty outside the live scope) for trials. */
+  const scoped = (ctx: { state: GatewayState; query: Record<string, unknown> }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } => {
     const { snapshot, key } = ctx.state;
-    const revision = snapshot.revision;
     const live = isLiveScope(ctx.query.status);
-    if (live && key?.cities === null) {
-      sendJson(ctx, snapshot.document(DOCUMENT.cities)?.body ?? '');
-      return;
-    }
-    const allowed = new Set(live ? (key?.cities ?? []) : []);
-    const bodies = snapshot.cities().filter((city) => allowed.has(city.slug)).map((city) => city.cityBody);
-    sendJson(ctx, `{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${revision}"}`);
+    if (live && key?.cities === null) return { full: snapshot.document(fullDocument)?.body ?? '' };
+    return { cities: allowedCities(snapshot, live ? (key?.cities ?? []) : []) };
+  };
+
+  router.get('/api/cities', licensedAccess(deps.access), (ctx) => {
+    const result = scoped(ctx, DOCUMENT.cities);
+    if ('full' in result) return sendJson(ctx, result.full);
+    const bodies = result.cities.map((city) => city.cityBody);
+    sendJson(ctx, `{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${ctx.state.snapshot.revision}"}`);
   });
 
   router.get('/api/cities/counts', licensedAccess(deps.access), (ctx) => {
-    const { snapshot, key } = ctx.state;
-    const live = isLiveScope(ctx.query.status);
-    if (live && key?.cities === null) {
-      sendJson(ctx, snapshot.document(DOCUMENT.cityCounts)?.body ?? '');
-      return;
-    }
-    const allowed = new Set(live ? (key?.cities ?? []) : []);
-    const cities = snapshot.cities().filter((city) => allowed.has(city.slug));
-    const total = cities.reduce((sum, city) => sum + city.programCount, 0);
-    sendJson(ctx, `{"cities":[${cities.map((city) => city.countsBody).join(',')}],"count":${cities.length},"datasetRevision":"${snapshot.revision}","totalPrograms":${total}}`);
+    const result = scoped(ctx, DOCUMENT.cityCounts);
+    if ('full' in result) return sendJson(ctx, result.full);
+    const total = result.cities.reduce((sum, city) => sum + city.programCount, 0);
+    sendJson(ctx, `{"cities":[${result.cities.map((city) => city.countsBody).join(',')}],"count":${result.cities.length},"datasetRevision":"${ctx.state.snapshot.revision}","totalPrograms":${total}}`);
   });
 }
