@@ -5,12 +5,11 @@
  * The gateway trusts a proxy here, so X-Forwarded-For junk reaches the public limiter as a client address.
  */
 import * as assert from 'node:assert/strict';
-import type { Agent, OutgoingHttpHeaders } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
-import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-import { assertWellBehaved, FUZZ_RUNS, keepAliveAgent, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest } from './hostile-support.ts';
+import { assertWellBehaved, FUZZ_RUNS, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Characters Node's client accepts in a header value: tab, printable ASCII and Latin-1. */
@@ -38,23 +37,16 @@ function nearMiss(key: string): fc.Arbitrary<string> {
 type KeyHeader = { value: string | string[] | undefined };
 
 describe('hostile headers', () => {
-  let gateway: TestGateway;
-  let agent: Agent;
+  const fuzzed = hostileGateway({ flags: { trustProxy: true } });
   let validKeys: Set<string>;
   let sampleEtag: string;
   before(async () => {
-    gateway = await startTestGateway({ limits: GENEROUS_LIMITS, flags: { trustProxy: true } });
-    agent = keepAliveAgent();
-    validKeys = new Set([gateway.keys.commercial, gateway.keys.nonprofit, gateway.keys.trial]);
-    sampleEtag = String((await rawRequest(gateway.url, agent, { path: '/api/sample' })).headers.etag);
-  });
-  after(async () => {
-    agent.destroy();
-    await gateway.close();
+    validKeys = new Set([fuzzed.gateway.keys.commercial, fuzzed.gateway.keys.nonprofit, fuzzed.gateway.keys.trial]);
+    sampleEtag = String((await rawRequest(fuzzed.gateway.url, fuzzed.agent, { path: '/api/sample' })).headers.etag);
   });
 
   it(`answers ${FUZZ_RUNS} random header sets without a 5xx, echoing only safe request ids`, { timeout: PROPERTY_TIMEOUT_MS }, async () => {
-    const keys = gateway.keys;
+    const keys = fuzzed.gateway.keys;
     const apiKey: fc.Arbitrary<KeyHeader> = fc.oneof(
       { weight: 2, arbitrary: fc.constant({ value: undefined }) },
       { weight: 2, arbitrary: fc.constantFrom(keys.commercial, keys.nonprofit, keys.trial, keys.revoked, keys.expired).map((value) => ({ value })) },
@@ -76,7 +68,7 @@ describe('hostile headers', () => {
         if (offeredId !== null) headers['X-Request-ID'] = offeredId;
         if (etag !== null) headers['If-None-Match'] = etag;
         if (forwarded !== null) headers['X-Forwarded-For'] = forwarded;
-        const response = await rawRequest(gateway.url, agent, { method, path, headers });
+        const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { method, path, headers });
         statuses.add(response.status);
         // Node joins repeated headers with ", " and strips surrounding spaces and tabs, as the gateway reads it.
         const received = Array.isArray(key.value) ? key.value.map((part) => part.trim()).join(', ') : key.value?.replace(/^[ \t]+|[ \t]+$/g, '');

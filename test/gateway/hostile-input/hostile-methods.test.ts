@@ -4,11 +4,10 @@
  * `Allow: GET, HEAD`; GET and HEAD obey the usual rules. Never a 5xx, never licensed data without a key.
  */
 import * as assert from 'node:assert/strict';
-import type { Agent, OutgoingHttpHeaders } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-import { assertWellBehaved, FUZZ_RUNS, hostilePath, keepAliveAgent, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest } from './hostile-support.ts';
+import { assertWellBehaved, FUZZ_RUNS, hostilePath, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
 
 const STANDARD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'];
 const EXOTIC = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'LINK', 'UNLINK', 'REPORT', 'MERGE', 'NOTIFY', 'SUBSCRIBE', 'QUERY', 'ACL', 'BIND'];
@@ -16,16 +15,7 @@ const EXOTIC = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOC
 const madeUp = fc.stringMatching(/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,11}$/).filter((token) => token.toUpperCase() !== 'CONNECT');
 
 describe('hostile methods', () => {
-  let gateway: TestGateway;
-  let agent: Agent;
-  before(async () => {
-    gateway = await startTestGateway({ limits: GENEROUS_LIMITS });
-    agent = keepAliveAgent();
-  });
-  after(async () => {
-    agent.destroy();
-    await gateway.close();
-  });
+  const fuzzed = hostileGateway();
 
   it(`answers ${FUZZ_RUNS} requests with odd methods with a JSON 405, never a 5xx`, { timeout: PROPERTY_TIMEOUT_MS }, async () => {
     let runs = 0;
@@ -39,10 +29,10 @@ describe('hostile methods', () => {
         async (rawMethod, path, keyKind, body) => {
           runs += 1;
           const method = rawMethod.toUpperCase();
-          const headers: OutgoingHttpHeaders = keyKind === 'commercial' ? { 'X-Api-Key': gateway.keys.commercial } : {};
+          const headers: OutgoingHttpHeaders = keyKind === 'commercial' ? { 'X-Api-Key': fuzzed.gateway.keys.commercial } : {};
           const sendsBody = body !== null && method !== 'GET' && method !== 'HEAD';
           if (sendsBody) headers['Content-Type'] = 'application/json';
-          const response = await rawRequest(gateway.url, agent, { method: rawMethod, path, headers, body: sendsBody ? body : undefined });
+          const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { method: rawMethod, path, headers, body: sendsBody ? body : undefined });
           assertWellBehaved(response, { method, path, validKey: keyKind === 'commercial' });
           statuses.add(response.status);
           // A hostile path can be refused first (400 malformed, 414 too long); a known one meets the method guard.

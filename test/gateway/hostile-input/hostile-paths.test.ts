@@ -4,23 +4,12 @@
  * always answers an error as JSON with a `code`, and never serves licensed data without a valid key.
  */
 import * as assert from 'node:assert/strict';
-import type { Agent } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-import { assertWellBehaved, FUZZ_RUNS, hostilePath, hostileQuery, keepAliveAgent, PROPERTY_TIMEOUT_MS, rawRequest } from './hostile-support.ts';
+import { assertWellBehaved, FUZZ_RUNS, hostilePath, hostileQuery, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
 
 describe('hostile paths', () => {
-  let gateway: TestGateway;
-  let agent: Agent;
-  before(async () => {
-    gateway = await startTestGateway({ limits: GENEROUS_LIMITS });
-    agent = keepAliveAgent();
-  });
-  after(async () => {
-    agent.destroy();
-    await gateway.close();
-  });
+  const fuzzed = hostileGateway();
 
   it(`answers ${FUZZ_RUNS} random paths without a 5xx, with JSON errors, and no licensed body without a key`, { timeout: PROPERTY_TIMEOUT_MS }, async () => {
     let runs = 0;
@@ -33,9 +22,9 @@ describe('hostile paths', () => {
         fc.constantFrom('GET', 'HEAD'),
         async (path, query, keyKind, method) => {
           runs += 1;
-          const key = keyKind === 'none' ? undefined : keyKind === 'bogus' ? 'hra_c_not-a-real-key' : gateway.keys[keyKind];
+          const key = keyKind === 'none' ? undefined : keyKind === 'bogus' ? 'hra_c_not-a-real-key' : fuzzed.gateway.keys[keyKind];
           const target = query === null ? path : `${path}?${query}`;
-          const response = await rawRequest(gateway.url, agent, { method, path: target, headers: key === undefined ? {} : { 'X-Api-Key': key } });
+          const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { method, path: target, headers: key === undefined ? {} : { 'X-Api-Key': key } });
           statuses.add(response.status);
           assertWellBehaved(response, { method, path: target, validKey: keyKind === 'commercial' || keyKind === 'trial' });
         },
@@ -48,7 +37,7 @@ describe('hostile paths', () => {
 
   it('answers a malformed percent-escape in a city slug with a JSON 404, not a 500', async () => {
     for (const path of ['/api/programs/%E0%A4%A', '/api/programs/%', '/api/programs/alpha/%C0%AF', '/api/programs/%FF%FE']) {
-      const response = await rawRequest(gateway.url, agent, { path, headers: { 'X-Api-Key': gateway.keys.commercial } });
+      const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { path, headers: { 'X-Api-Key': fuzzed.gateway.keys.commercial } });
       assert.equal(response.status, 404, path);
       assert.equal((JSON.parse(response.body) as { code: string }).code, 'NOT_FOUND', path);
     }

@@ -4,23 +4,12 @@
  * 5xx, answers errors as JSON with a `code`, and serves licensed data only to a valid key.
  */
 import * as assert from 'node:assert/strict';
-import type { Agent } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-import { assertWellBehaved, FUZZ_RUNS, hostileQuery, keepAliveAgent, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest } from './hostile-support.ts';
+import { assertWellBehaved, FUZZ_RUNS, hostileQuery, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
 
 describe('hostile query strings', () => {
-  let gateway: TestGateway;
-  let agent: Agent;
-  before(async () => {
-    gateway = await startTestGateway({ limits: GENEROUS_LIMITS });
-    agent = keepAliveAgent();
-  });
-  after(async () => {
-    agent.destroy();
-    await gateway.close();
-  });
+  const fuzzed = hostileGateway();
 
   it(`answers ${FUZZ_RUNS} random query strings on every route without a 5xx`, { timeout: PROPERTY_TIMEOUT_MS }, async () => {
     let runs = 0;
@@ -33,8 +22,8 @@ describe('hostile query strings', () => {
         fc.constantFrom('commercial', 'commercial', 'nonprofit', 'trial', 'none', 'revoked'),
         async (path, query, keyKind) => {
           runs += 1;
-          const key = keyKind === 'none' ? undefined : gateway.keys[keyKind];
-          const response = await rawRequest(gateway.url, agent, { path: `${path}?${query}`, headers: key === undefined ? {} : { 'X-Api-Key': key } });
+          const key = keyKind === 'none' ? undefined : fuzzed.gateway.keys[keyKind];
+          const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { path: `${path}?${query}`, headers: key === undefined ? {} : { 'X-Api-Key': key } });
           statuses.add(response.status);
           assertWellBehaved(response, { method: 'GET', validKey: keyKind === 'commercial' || keyKind === 'nonprofit' || keyKind === 'trial' });
         },

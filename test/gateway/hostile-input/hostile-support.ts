@@ -4,8 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
+import { after, before } from 'node:test';
 import fc from 'fast-check';
 import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
+import { GENEROUS_LIMITS, startTestGateway, type TestGateway, type TestGatewayOptions } from '../../support/start-test-gateway.ts';
 
 /** Cases per property: at least 2,000 (issue 7); `HRA_FUZZ_RUNS` raises it for a longer local run. */
 export const FUZZ_RUNS = Math.max(2_000, Number(process.env.HRA_FUZZ_RUNS ?? 0) || 0);
@@ -158,3 +160,26 @@ export const hostileQuery: fc.Arbitrary<string> = fc.array(
   ),
   { maxLength: 12 },
 ).map((pairs) => pairs.join('&'));
+
+/** The gateway and keep-alive agent one describe block fuzzes; set by its `before` hook. */
+export interface HostileTarget {
+  gateway: TestGateway;
+  agent: Agent;
+}
+
+/**
+ * Registers the describe block's hooks: starts a gateway whose limiter never rejects (every request still
+ * metered) and a keep-alive agent before its tests, closes both after. Read the fields inside tests.
+ */
+export function hostileGateway(options: TestGatewayOptions = {}): HostileTarget {
+  const target = {} as HostileTarget;
+  before(async () => {
+    target.gateway = await startTestGateway({ limits: GENEROUS_LIMITS, ...options });
+    target.agent = keepAliveAgent();
+  });
+  after(async () => {
+    target.agent.destroy();
+    await target.gateway.close();
+  });
+  return target;
+}
