@@ -4,8 +4,11 @@
  * request guards (method, URL length, Host) -> routes, where each route carries its own public or licensed
  * access chain (key, tier, scope, rate limit). The log and metrics sit outside the error renderer, so
  * they record the status the client gets.
- * createApp never listens; scripts/commands/serve-command.ts does.
+ * Ahead of it all, createRequestListener puts the fast path for the licensed program routes
+ * (gateway/fast-path), which declines to Koa every request it does not answer in full.
+ * Neither ever listens; gateway/start-gateway.ts does.
  */
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AccessDependencies } from './access/licensed-access.ts';
@@ -17,7 +20,10 @@ import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requireHostHeader } from './http/require-host-header.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders, type DeprecationTable } from './http/versioning-headers.ts';
+import { createProgramFastPath } from './fast-path/program-fast-path.ts';
 import { createCollectionFilter, type CollectionCacheOptions } from './programs/filter-collection.ts';
+import { createProgramBodies, type ProgramBodies } from './programs/program-bodies.ts';
+import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
 import type { GatewayMetrics } from './observability/gateway-metrics.ts';
 import { instrumentKeyLookup, instrumentLimiter } from './observability/instrument-storage.ts';
@@ -53,19 +59,65 @@ export interface AppDependencies extends AccessDependencies {
   isDraining?: () => boolean;
 }
 
-/** Builds the Koa app. */
+/** Options of createRequestListener. */
+export interface RequestListenerOptions {
+  /** Answer the licensed program routes on node:http ahead of Koa (default); false serves all through Koa. */
+  fastPath?: boolean;
+}
+
+/**
+ * The server's request listener: the fast path for the licensed program routes, and the Koa app for every
+ * request the fast path declines. Both share the instrumented limiter, the metrics and every cache.
+ */
+export function createRequestListener(deps: AppDependencies, options: RequestListenerOptions = {}): RequestListener {
+  const shared = sharedParts(deps);
+  const koa = buildApp(deps, shared).callback();
+  if (options.fastPath === false) return koa;
+  const fastPath = createProgramFastPath({
+    snapshots: deps.snapshots,
+    access: { lookupKey: deps.lookupKey, limiter: shared.limiter, now: deps.now },
+    programBodies: shared.programBodies,
+    apiVersion: API_VERSION,
+    deprecations: deps.deprecations ?? new Map(),
+    log: deps.log,
+    metrics: deps.metrics,
+  });
+  return (request, response) => {
+    if (!fastPath(request, response)) void koa(request, response);
+  };
+}
+
+/** Builds the Koa app alone (every route, no fast path). */
 export function createApp(deps: AppDependencies): Koa<GatewayState> {
+  return buildApp(deps, sharedParts(deps));
+}
+
+interface SharedParts {
+  limiter: RateLimiter;
+  lookupKey: AccessDependencies['lookupKey'];
+  programBodies: ProgramBodies;
+}
+
+function sharedParts(deps: AppDependencies): SharedParts {
+  const { metrics } = deps;
+  return {
+    limiter: metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics),
+    lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
+    programBodies: createProgramBodies(createCollectionFilter(deps.cache)),
+  };
+}
+
+function buildApp(deps: AppDependencies, shared: SharedParts): Koa<GatewayState> {
   // One trusted proxy: only the X-Forwarded-For entry it appended counts; entries before it are client-written.
   const app = new Koa<GatewayState>({ proxy: deps.trustProxy, maxIpsCount: 1 });
   // Koa would print errors to stderr on its own; ours are rendered and logged by renderErrors.
   app.silent = true;
   const { log, metrics } = deps;
-  const limiter = metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics);
-  const lookupKey = metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics);
+  const { limiter, lookupKey } = shared;
   const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
   const routeDeps: RouteDependencies = {
     access: { lookupKey, limiter, now: deps.now },
-    filteredCollection: createCollectionFilter(deps.cache),
+    programBodies: shared.programBodies,
     infrastructure: deps.infrastructure,
     now: deps.now,
   };

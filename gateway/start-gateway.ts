@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.ts';
+import { createRequestListener } from './app.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
 import { openKeyStore, type KeyStore } from './keys/key-store.ts';
@@ -55,9 +55,11 @@ export type ReloadOutcome =
 // In-process callers (tests) close idle keep-alive sockets at once; `hra serve` passes a grace.
 const DEFAULT_DRAIN: DrainOptions = { idleGraceMs: 0, deadlineMs: 10_000 };
 
-/** Options for tests and benchmarks: the clock. */
+/** Options for tests and benchmarks: the clock, and whether the fast path answers the program routes. */
 export interface StartOptions {
   now?: () => number;
+  /** Default true; tests turn it off to compare the fast path with the Koa chain it stands in for. */
+  fastPath?: boolean;
 }
 
 /** Starts a gateway. Throws (before listening) when the snapshot or key store cannot be opened. */
@@ -86,7 +88,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
   const metrics = config.metricsPort === undefined ? undefined : createGatewayMetrics({ revision: () => snapshots.current.revision });
-  const app = createApp({
+  const listener = createRequestListener({
     snapshots,
     lookupKey: (raw) => keyStore.lookupKey(raw),
     limiter: rateLimiter,
@@ -101,9 +103,9 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log,
     metrics,
     isDraining: () => drain.draining,
-  });
+  }, { fastPath: options.fastPath });
 
-  const server = createServer(SERVER_LIMITS, app.callback());
+  const server = createServer(SERVER_LIMITS, listener);
   hardenServer(server, log);
   const drain = trackServerDrain(server);
   await new Promise<void>((resolve, reject) => {

@@ -1,13 +1,14 @@
 /**
  * The licensed path of a request, in the spec's order: key, tier, scope, rate limit (STYLE 7). Only a
  * request that passes all four reaches its route; the key is read from the header alone and never logged.
+ * The steps are exported one by one for the fast path (gateway/fast-path), which runs the same checks.
  */
 import type { Middleware } from 'koa';
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
 import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
 import type { KeyLookupResult, LicensedKey } from '../keys/key-lookup.ts';
-import { RateLimitStorageError, type RateLimiter } from '../limits/rate-limiter.ts';
+import { RateLimitStorageError, type LimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
 import { authUnavailable, keyRefusal, limitsUnavailable, rateLimited } from './access-failures.ts';
 import { setRateLimitHeaders } from './rate-limit-headers.ts';
 
@@ -20,9 +21,9 @@ export interface AccessDependencies {
 
 /** The parts of a request a scope rule may read. */
 export interface ScopeContext {
-  params: Record<string, string>;
+  params: Record<string, string | undefined>;
   query: Record<string, string | string[] | undefined>;
-  state: GatewayState;
+  state: Pick<GatewayState, 'snapshot'>;
 }
 
 /** What a route asks of the key beyond being valid. */
@@ -43,37 +44,51 @@ export function licensedAccess(deps: AccessDependencies, scope: ScopeRule = {}):
   return async (ctx, next) => {
     let key: LicensedKey;
     try {
-      const result = lookup(deps, ctx.get('x-api-key') || undefined);
-      if (result.kind !== 'valid') throw keyRefusal(result);
-      key = result.key;
-      checkScope(key, scope, ctx as unknown as ScopeContext);
+      key = admitKey(deps, ctx.get('x-api-key') || undefined, scope, ctx as unknown as ScopeContext);
     } catch (refusal) {
       if (refusal instanceof ApiError && (refusal.status === 401 || refusal.status === 403 || refusal.status === 400)) {
         await meterAddress(deps, ctx);
       }
       throw refusal;
     }
-    let decision;
-    try {
-      decision = await deps.limiter.consumeKey(key.id, key.tier);
-    } catch (error) {
-      if (error instanceof RateLimitStorageError) throw limitsUnavailable();
-      throw error;
-    }
+    const decision = await meterKey(deps, key);
     setRateLimitHeaders(ctx, decision, deps.now());
     if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
     ctx.state.key = key;
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.set('Vary', 'X-Api-Key');
+    for (const [name, value] of LICENSED_RESPONSE_HEADERS) ctx.set(name, value);
     await next();
   };
 }
 
-function lookup(deps: AccessDependencies, raw: string | undefined): KeyLookupResult {
+/** Headers of every admitted licensed response: per-key data is never stored by shared caches. */
+export const LICENSED_RESPONSE_HEADERS: readonly (readonly [string, string])[] = [
+  ['Cache-Control', 'private, no-store'],
+  ['Vary', 'X-Api-Key'],
+];
+
+/**
+ * Key, tier and scope: the licensed key when all pass, else throws the refusal (401, 403, a trial's 400,
+ * or 503 when the key store cannot be read). Meters nothing.
+ */
+export function admitKey(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, ctx: ScopeContext): LicensedKey {
+  let result: KeyLookupResult;
   try {
-    return deps.lookupKey(raw);
+    result = deps.lookupKey(raw);
   } catch (error) {
     if (error instanceof KeyStoreUnavailableError) throw authUnavailable();
+    throw error;
+  }
+  if (result.kind !== 'valid') throw keyRefusal(result);
+  checkScope(result.key, scope, ctx);
+  return result.key;
+}
+
+/** Counts one request against an admitted key; throws 503 when the limit storage fails (fail closed). */
+export async function meterKey(deps: Pick<AccessDependencies, 'limiter'>, key: LicensedKey): Promise<LimitDecision> {
+  try {
+    return await deps.limiter.consumeKey(key.id, key.tier);
+  } catch (error) {
+    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
     throw error;
   }
 }

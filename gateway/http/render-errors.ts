@@ -6,6 +6,23 @@ import type { GatewayState } from './gateway-state.ts';
 /** Where unexpected errors are reported; never to the client. */
 export type ErrorLogger = (error: unknown, context: { requestId: string; path: string }) => void;
 
+/** The body and headers of an error response; the Koa renderer and the fast path both send these. */
+export interface ErrorResponse {
+  status: number;
+  body: string;
+  /** Beyond Content-Type and Content-Length, which the sender sets. */
+  headers: [string, string][];
+}
+
+/** What an error, expected or not, answers: an unexpected one is a generic 500 that leaks nothing. */
+export function errorResponse(caught: unknown): ErrorResponse {
+  const error = caught instanceof ApiError ? caught : new ApiError(500, 'INTERNAL_ERROR', 'internal error');
+  const headers: [string, string][] = [['Cache-Control', 'no-store']];
+  if (error.extras.retryAfter !== undefined) headers.push(['Retry-After', String(Math.max(1, Math.ceil(error.extras.retryAfter)))]);
+  for (const [name, value] of Object.entries(error.extras.headers ?? {})) headers.push([name, value]);
+  return { status: error.status, body: JSON.stringify(error.toBody()), headers };
+}
+
 /**
  * Renders ApiError as its body; anything else as a generic 500 that is logged, not leaked.
  * Errors never carry `X-Dataset-Revision`, and are never cached.
@@ -15,16 +32,14 @@ export function renderErrors(logError: ErrorLogger): Middleware<GatewayState> {
     try {
       await next();
     } catch (caught) {
-      const error = caught instanceof ApiError ? caught : new ApiError(500, 'INTERNAL_ERROR', 'internal error');
       if (!(caught instanceof ApiError)) logError(caught, { requestId: ctx.state.requestId, path: ctx.path });
-      ctx.status = error.status;
+      const response = errorResponse(caught);
+      ctx.status = response.status;
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify(error.toBody());
+      ctx.body = response.body;
       ctx.remove('X-Dataset-Revision');
       ctx.remove('ETag');
-      ctx.set('Cache-Control', 'no-store');
-      if (error.extras.retryAfter !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.extras.retryAfter))));
-      for (const [name, value] of Object.entries(error.extras.headers ?? {})) ctx.set(name, value);
+      for (const [name, value] of response.headers) ctx.set(name, value);
     }
   };
 }

@@ -84,4 +84,29 @@ describe('KeyStore.lookupKey', () => {
     db.close();
     assert.throws(() => store.lookupKey(issued.key), /row key_\w+ is corrupt: nonprofit key has a city list/);
   });
+
+  it('sees another connection\'s revoke, tier change and new key from the next event-loop turn', async () => {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const issued = await store.createKey({ tier: 'nonprofit' });
+    const later = generateKey('commercial');
+    assert.equal(store.lookupKey(issued.key).kind, 'valid');
+    assert.equal(store.lookupKey(later).kind, 'unknown');
+    await turn();
+
+    // A second store on the same file, as `hra keys` in another process would be.
+    const other = openKeyStore(path, { now });
+    const promoted = await other.createKey({ tier: 'trial', cities: ['a'], days: 1 });
+    await other.revokeKey(issued.id);
+    await other.close();
+    await turn();
+    assert.deepEqual(store.lookupKey(issued.key), { kind: 'revoked', id: issued.id });
+    assert.equal(store.lookupKey(promoted.key).kind, 'valid');
+
+    const db = raw();
+    db.prepare(`UPDATE api_keys SET tier = 'enterprise', cities = NULL, expires_at = NULL WHERE id = ?`).run(promoted.id);
+    db.close();
+    await turn();
+    const result = store.lookupKey(promoted.key);
+    assert.equal(result.kind === 'valid' ? result.key.tier : result.kind, 'commercial');
+  });
 });

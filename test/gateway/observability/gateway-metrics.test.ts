@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../../../gateway/app.ts';
+import { createRequestListener } from '../../../gateway/app.ts';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import { RateLimitStorageError, type RateLimiter } from '../../../gateway/limits/rate-limiter.ts';
 import { createGatewayLogger } from '../../../gateway/observability/gateway-logger.ts';
@@ -170,7 +170,7 @@ describe('storage faults', () => {
     };
     const snapshots = new SnapshotHolder(openSnapshot(buildTestSnapshot()));
     metrics = createGatewayMetrics({ revision: () => snapshots.current.revision, processMetrics: false });
-    const app = createApp({
+    const listener = createRequestListener({
       snapshots,
       lookupKey: () => {
         if (keyStoreDown) throw new KeyStoreUnavailableError('key store unreadable');
@@ -184,7 +184,7 @@ describe('storage faults', () => {
       log: createGatewayLogger({ level: 'silent' }),
       metrics,
     });
-    server = createServer(app.callback());
+    server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

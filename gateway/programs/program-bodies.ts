@@ -1,0 +1,82 @@
+/**
+ * The response bytes of the program routes (spec 4.3): a city's collection, unfiltered or filtered, and
+ * one detail record, each read from the pinned snapshot and remembered by revision. One instance serves
+ * both the Koa routes and the fast path, so the two share every cache.
+ */
+import { LRUCache } from 'lru-cache';
+import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { Snapshot } from '../snapshot/open-snapshot.ts';
+import type { FilteredCollection } from './filter-collection.ts';
+import { hasNoFilters, parseProgramFilters } from './parse-program-filters.ts';
+
+/** The query of a collection request, as Koa parses it (a repeated parameter is an array). */
+export type CollectionQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+// One message for every missing, withheld or quarantined record: the route is no oracle (spec 4.3).
+const recordNotFound = () => new ApiError(404, 'NOT_FOUND', 'program not found in the licensed live scope');
+const cityNotFound = () => new ApiError(404, 'NOT_FOUND', 'city not found in the licensed live scope');
+
+/** Bounds of the caches this module keeps (the filtered cache has its own, in filter-collection.ts). */
+export interface ProgramBodiesOptions {
+  /** Bytes of unfiltered collections kept. Default 32 MiB. */
+  maxCollectionBytes?: number;
+  /** Bytes of detail records kept. Default 16 MiB. */
+  maxRecordBytes?: number;
+}
+
+/** Finds program bodies; every miss is thrown as the spec's 404 (or a filter's 400). */
+export interface ProgramBodies {
+  /** A city's collection (`national` for the national layer) under the query's filters. */
+  collection(snapshot: Snapshot, city: string, query: CollectionQuery): Buffer;
+  /** One served record of a city; withheld and unknown records are alike 404. */
+  record(snapshot: Snapshot, city: string, programId: string): Buffer;
+}
+
+/** Creates the program bodies of one gateway process. */
+export function createProgramBodies(filteredCollection: FilteredCollection, options: ProgramBodiesOptions = {}): ProgramBodies {
+  // Reading a collection from the snapshot copies the whole blob out of SQLite on every request (the top
+  // gateway frame in the bench profile, plus the GC of that copy). A snapshot never changes, so bytes
+  // cached for a revision are the ones the snapshot would return, and the city was live in that revision.
+  const unfiltered = new LRUCache<string, Buffer>({ maxSize: options.maxCollectionBytes ?? 32 * 1024 * 1024, sizeCalculation: (body) => Math.max(1, body.length) });
+  // Served records only; a withheld or unknown id is read again each time, which costs only that client.
+  const records = new LRUCache<string, Buffer>({ maxSize: options.maxRecordBytes ?? 16 * 1024 * 1024, sizeCalculation: (body) => Math.max(1, body.length) });
+  // Whether a slug is a live city of a revision, remembered: a filtered cache hit then reads no SQLite at all.
+  const liveCities = new LRUCache<string, boolean>({ max: 50_000 });
+  const isLiveCity = (snapshot: Snapshot, city: string) => {
+    const key = `${snapshot.revision}\u0000${city}`;
+    let live = liveCities.get(key);
+    if (live === undefined) {
+      live = snapshot.city(city) !== undefined;
+      liveCities.set(key, live);
+    }
+    return live;
+  };
+
+  return {
+    collection(snapshot, city, query) {
+      const filters = parseProgramFilters(query);
+      if (hasNoFilters(filters)) {
+        const key = `${snapshot.revision}\u0000${city}`;
+        const cached = unfiltered.get(key);
+        if (cached) return cached;
+        if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
+        const stored = snapshot.collection(city);
+        if (!stored) throw cityNotFound();
+        unfiltered.set(key, stored.body);
+        return stored.body;
+      }
+      if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
+      return filteredCollection(snapshot, city, filters);
+    },
+    record(snapshot, city, programId) {
+      const key = `${snapshot.revision}\u0000${city}\u0000${programId}`;
+      const cached = records.get(key);
+      if (cached) return cached;
+      const record = snapshot.record(city, programId);
+      if (!record || record.withheld !== 'served') throw recordNotFound();
+      records.set(key, record.body);
+      return record.body;
+    },
+  };
+}
