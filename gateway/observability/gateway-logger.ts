@@ -3,6 +3,7 @@
  * `listening on` line alone once the gateway serves. `X-Api-Key` is redacted wherever it could appear.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { createTurnBatchedStream } from './turn-batched-stream.ts';
 
 /** The levels `--log-level` accepts, most verbose first; `silent` writes nothing. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -22,9 +23,6 @@ export const REDACTED_PATHS: readonly string[] = [
   'apiKey', 'key',
 ];
 
-/** The longest a written log line waits in the buffer before it reaches stderr. */
-export const LOG_FLUSH_MS = 200;
-
 /** Options of createGatewayLogger. */
 export interface GatewayLoggerOptions {
   level: LogLevel;
@@ -41,11 +39,20 @@ export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogge
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },
-    // Asynchronous: a synchronous write per request blocked the event loop behind a slow stderr pipe
-    // (issue 6 profile). Buffered: one write(2) per line cost a third of the fast path's throughput
-    // (13k -> 20k req/s with logging off), so lines go out in 8 KiB batches (sonic-boom caps a write at 16 KiB), and at least every
-    // 200 ms so a quiet gateway's lines still appear promptly. pino flushes on exit; past 64 MiB of
-    // backlog lines are dropped rather than stalling requests.
-    options.destination ?? pino.destination({ fd: 2, sync: false, minLength: 8 * 1024, periodicFlush: LOG_FLUSH_MS, maxLength: 64 * 1024 * 1024 }),
+    options.destination ?? stderrDestination(),
   );
+}
+
+/**
+ * Lines on stderr, asynchronously: a synchronous write per request blocked the event loop behind a slow
+ * stderr pipe (issue 6 profile). sonic-boom writes whatever has gathered whenever its previous write is
+ * done; lines reach it once per event-loop turn (turn-batched-stream.ts). Past 64 MiB of backlog, lines
+ * are dropped rather than stalling requests. At exit the gathered lines are written synchronously.
+ */
+function stderrDestination(): DestinationStream {
+  const sink = pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024 });
+  const stream = createTurnBatchedStream(sink);
+  // pino's own exit hook flushes sonic-boom only; this one first hands it the current turn's lines.
+  process.once('exit', () => stream.flushSync());
+  return stream;
 }

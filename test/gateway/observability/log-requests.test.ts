@@ -103,9 +103,9 @@ describe('createGatewayLogger', () => {
 
   it('writes to stderr by default, never stdout', () => {
     const log = createGatewayLogger({ level: 'info' });
-    // pino's SonicBoom destination exposes its file descriptor.
-    const stream = (log as unknown as Record<symbol, { fd?: number }>)[Object.getOwnPropertySymbols(log).find((symbol) => symbol.description === 'pino.stream') as symbol];
-    assert.equal(stream?.fd, 2);
+    // The turn batcher hands lines to pino's SonicBoom destination, which exposes its file descriptor.
+    const stream = (log as unknown as Record<symbol, { sink?: { fd?: number } }>)[Object.getOwnPropertySymbols(log).find((symbol) => symbol.description === 'pino.stream') as symbol];
+    assert.equal(stream?.sink?.fd, 2);
   });
 });
 
