@@ -37,6 +37,10 @@ async function main(): Promise<void> {
   const cleanup: Array<() => Promise<void>> = [];
   try {
     progress(`bench: ${command} in ${work}`);
+    const compileStarted = performance.now();
+    await run('npm', ['run', '--silent', 'compile'], root);
+    const compileSeconds = (performance.now() - compileStarted) / 1000;
+    progress(`bench: npm run compile ${compileSeconds.toFixed(1)} s`);
     const build = await measureBuild(root, join(work, 'corpus'), join(work, 'dist'), options.scale, progress);
     progress(`bench: build ${build.buildSeconds.toFixed(1)} s, peak RSS ${((build.peakRssBytes ?? 0) / 1e6).toFixed(0)} MB`);
     const dataset = join(work, 'dist', 'current.sqlite');
@@ -93,6 +97,7 @@ async function main(): Promise<void> {
     if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits, logFile: join(work, 'gateway-profile.log') }, unfiltered, apiKey, load, options, state);
     await ceiling.stop();
 
+    notes.push(`the gateway runs as production does, compiled to JavaScript (\`npm run compile\`, ${compileSeconds.toFixed(1)} s, before the build) and started with plain \`node dist/js/scripts/hra.js serve\`.`);
     notes.push(...routeNotes(routes, load.name));
     notes.push(`machine load average (1 min): ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs: other work on a shared machine moves absolute figures; the ratios are measured side by side to survive it.`);
     const report: BenchReport = {
@@ -226,7 +231,7 @@ async function profileGateway(
   await driveOnce(load, route, server, options.warmupSeconds, options.connections, state);
   await driveOnce(load, route, server, options.profileSeconds, options.connections, state);
   await gateway.process.stop();
-  // The main thread's profile is `CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`; tsx's loader thread writes another.
+  // The main thread's profile is `CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile`; any worker thread writes another.
   const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
   const main = files.find((name) => name.includes(`.${gateway.process.pid}.0.`)) ?? files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
   if (main === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
@@ -241,7 +246,7 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
   return [
     `paths: ${routes.map((route) => `${route.id} \`${route.path}${route.miss ? '?<filters>' : ''}\``).join(', ')}; licensed routes carry \`X-Api-Key\` of a commercial key (limits raised with \`--limits\`: metered, never refused).`,
     `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
-    `gateway stderr (pino, one synchronous line per request) goes to a file, as in production; a pipe read by a lagging process stalls the gateway (measured: ~500 req/s instead of thousands).`,
+    `gateway stderr (pino, one line per request, handed to sonic-boom once per event-loop turn) goes to a file, as in production.`,
     `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
     `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
     `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,

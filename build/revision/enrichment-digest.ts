@@ -3,6 +3,7 @@
  * so that changing a derivation rule changes the revision even when the corpus does not change.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalDigest, sha256Hex } from './canonical-digest.ts';
 
@@ -16,8 +17,11 @@ export const ENRICHMENT_FOLDERS = ['derive', 'contract'] as const;
 export function computeEnrichmentDigest(buildRoot: string = fileURLToPath(new URL('..', import.meta.url))): { digest: string; files: Record<string, string> } {
   const files: Record<string, string> = {};
   for (const folder of ENRICHMENT_FOLDERS) {
-    for (const name of readdirSync(`${buildRoot}/${folder}`).sort()) {
-      if (!name.endsWith('.ts')) continue;
+    const names = readdirSync(join(buildRoot, folder)).sort().filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
+    // The compiled JavaScript (npm run compile) has no sources to digest: a revision computed there would
+    // silently differ. Only the gateway runs compiled; the build runs from the sources.
+    if (names.length === 0) throw new Error(`no TypeScript sources in ${join(buildRoot, folder)}: run the build from the sources (npm run hra), not the compiled output`);
+    for (const name of names) {
       const text = readFileSync(`${buildRoot}/${folder}/${name}`, 'utf8').replace(/\r\n/g, '\n');
       files[`build/${folder}/${name}`] = sha256Hex(text);
     }

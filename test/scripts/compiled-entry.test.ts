@@ -1,0 +1,77 @@
+/**
+ * The production start (README "Running in production"): `npm run compile`, then the gateway from the
+ * compiled JavaScript with no TypeScript loader. It must serve like `npm run hra -- serve`, and the
+ * build must refuse to run compiled, since its revision digests the TypeScript sources.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
+
+const COMPILED_HRA = 'dist/js/scripts/hra.js';
+
+describe('compiled entry (npm run compile)', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hra-compiled-'));
+    execFileSync('npm', ['run', '--silent', 'compile'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('emits the CLI as JavaScript', () => {
+    assert.ok(existsSync(COMPILED_HRA), `${COMPILED_HRA} was emitted`);
+  });
+
+  it('serves a licensed collection with plain node, no tsx', async () => {
+    const keysFile = join(dir, 'keys.sqlite');
+    const store = openKeyStore(keysFile, { now: () => new Date() });
+    const { key } = await store.createKey({ tier: 'commercial' });
+    await store.close();
+    const child = spawn(process.execPath, [COMPILED_HRA, 'serve', '--dataset', buildTestSnapshot(), '--keys', keysFile, '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        let stdout = '';
+        const timer = setTimeout(() => reject(new Error(`no listening line within 30 s; stderr: ${stderr}`)), 30_000);
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(stdout);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${stderr}`)));
+      });
+      const response = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': key } });
+      const body = (await response.json()) as { city?: string; programs?: unknown[] };
+      assert.equal(response.status, 200);
+      assert.equal(body.city, 'alpha');
+      assert.ok(Array.isArray(body.programs) && body.programs.length > 0);
+      assert.match(response.headers.get('x-dataset-revision') ?? '', /^gm1-[0-9a-f]{64}$/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  it('refuses to compute a revision from the compiled output, naming why', () => {
+    let failure: { status: number | null; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [COMPILED_HRA, 'digest', '--corpus', MINI_CORPUS], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    } catch (error) {
+      failure = error as { status: number | null; stderr: string };
+    }
+    assert.ok(failure, 'hra digest failed when run compiled');
+    assert.notEqual(failure.status, 0);
+    // Progress lines come first; the failure is the last line.
+    assert.match(failure.stderr.trim().split('\n').at(-1) ?? '', /^hra: .*no TypeScript sources in .*dist\/js\/build\/derive: run the build from the sources/);
+  });
+});
