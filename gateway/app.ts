@@ -21,7 +21,8 @@ import { requireHostHeader } from './http/require-host-header.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders, type DeprecationTable } from './http/versioning-headers.ts';
 import { createProgramFastPath } from './fast-path/program-fast-path.ts';
-import { createCollectionFilter, type CollectionCacheOptions } from './programs/filter-collection.ts';
+import { splitCacheBudget } from './programs/cache-budget.ts';
+import { createCollectionFilter } from './programs/filter-collection.ts';
 import { createProgramBodies, type ProgramBodies } from './programs/program-bodies.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
@@ -54,7 +55,8 @@ export interface AppDependencies extends AccessDependencies {
   /** Prometheus metrics, when the admin port is on. */
   metrics?: GatewayMetrics;
   deprecations?: DeprecationTable;
-  cache?: CollectionCacheOptions;
+  /** Bytes the response caches may hold together (`--cache-mb`); 48 MiB unless told. */
+  cacheBytes?: number;
   /** True once the gateway drains before exit; `/readyz` then answers 503. */
   isDraining?: () => boolean;
 }
@@ -100,10 +102,11 @@ interface SharedParts {
 
 function sharedParts(deps: AppDependencies): SharedParts {
   const { metrics } = deps;
+  const budget = splitCacheBudget(deps.cacheBytes);
   return {
     limiter: metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics),
     lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
-    programBodies: createProgramBodies(createCollectionFilter(deps.cache)),
+    programBodies: createProgramBodies(createCollectionFilter(budget), budget),
   };
 }
 

@@ -103,6 +103,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log,
     metrics,
     isDraining: () => drain.draining,
+    cacheBytes: config.cacheBytes,
   }, { fastPath: options.fastPath });
 
   const server = createServer(SERVER_LIMITS, listener);

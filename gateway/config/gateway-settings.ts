@@ -6,10 +6,10 @@
 
 /** One setting. `kind` decides how its text is parsed. */
 export interface GatewaySetting {
-  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort';
+  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort' | 'cacheMb';
   flag: string;
   env: string;
-  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level';
+  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level' | 'megabytes';
   default: string | undefined;
   help: string;
 }
@@ -25,5 +25,6 @@ export const GATEWAY_SETTINGS = [
   { name: 'limits', flag: '--limits <file.json>', env: 'HRA_LIMITS', kind: 'path', default: undefined, help: 'override request limits (partial JSON: tiers.<tier>.perMinute|perDay, public.perMinute|perDay)' },
   { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors; set the same value on every gateway sharing clients (default: random per process)' },
   { name: 'logLevel', flag: '--log-level <level>', env: 'HRA_LOG_LEVEL', kind: 'level', default: 'info', help: 'least severe log line written to stderr: trace, debug, info, warn, error, fatal or silent' },
+  { name: 'cacheMb', flag: '--cache-mb <n>', env: 'HRA_CACHE_MB', kind: 'megabytes', default: '48', help: 'memory for cached response bodies and record lists, in MiB (1 to 65536); the process needs about 100 MB besides' },
   { name: 'metricsPort', flag: '--metrics-port <n>', env: 'HRA_METRICS_PORT', kind: 'port', default: undefined, help: 'serve Prometheus metrics at GET /metrics on this port of the same host (off when unset; 0 picks a free one)' },
 ] as const satisfies readonly GatewaySetting[];

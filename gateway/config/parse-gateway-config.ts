@@ -18,6 +18,8 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** The admin port serving `GET /metrics`; undefined keeps metrics off. */
   readonly metricsPort: number | undefined;
+  /** Bytes the response caches may hold together (gateway/programs/cache-budget.ts splits them). */
+  readonly cacheBytes: number;
 }
 
 /** Thrown for a setting that cannot be used; its message names the flag or variable and the value. */
@@ -81,6 +83,10 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
   const secret = get('cursorSecret');
   if (secret.value !== undefined && secret.value.length < 16) throw new ConfigError(`${secret.source}: cursor secret must be at least 16 characters`);
 
+  const cache = get('cacheMb');
+  const cacheMb = Number(cache.value);
+  if (!/^\d+$/.test(cache.value ?? '') || cacheMb < 1 || cacheMb > 65_536) throw new ConfigError(`${cache.source}: cache size must be an integer number of MiB from 1 to 65536, got ${JSON.stringify(cache.value)}`);
+
   const host = get('host');
   if (!host.value || /\s/.test(host.value)) throw new ConfigError(`${host.source}: host must be an address, got ${JSON.stringify(host.value)}`);
 
@@ -95,6 +101,7 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
     cursorSecret: secret.value,
     logLevel,
     metricsPort,
+    cacheBytes: cacheMb * 2 ** 20,
   });
 }
 

@@ -5,23 +5,31 @@
 import { LRUCache } from 'lru-cache';
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL } from '../../build/contract/program-list-bytes.ts';
 import type { RecordFacets, Snapshot, StoredRecord } from '../snapshot/open-snapshot.ts';
+import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
 import { FILTER_NAMES, type ProgramFilters } from './parse-program-filters.ts';
 
-/** Bounds of the two caches; defaults suit the 200 MB gateway budget at ten times the published scale. */
+// A stored record's parsed facets and object: a few short arrays of vocabulary strings.
+const RECORD_FACETS_BYTES = 400;
+
+/** Bounds of the two caches, in bytes (gateway/programs/cache-budget.ts). */
 export interface CollectionCacheOptions {
-  /** Bytes of assembled filtered collections to keep. Default 64 MiB. */
-  maxCollectionBytes?: number;
-  /** Cities whose record lists (facets parsed) stay in memory. Default 2,000. */
-  maxCities?: number;
+  /** Assembled filtered collections. */
+  filteredBytes: number;
+  /** Per-city record lists (bodies and parsed facets). */
+  recordListBytes: number;
 }
 
 /** Builds filtered collections for one gateway process. */
-export function createCollectionFilter(options: CollectionCacheOptions = {}) {
+export function createCollectionFilter(options: CollectionCacheOptions) {
   const collections = new LRUCache<string, Buffer>({
-    maxSize: options.maxCollectionBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (body) => Math.max(1, body.length),
+    maxSize: options.filteredBytes,
+    sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES,
   });
-  const records = new LRUCache<string, StoredRecord[]>({ max: options.maxCities ?? 2000 });
+  // Bounded by bytes, not cities: at ten times the published scale a city's list is about 400 KB.
+  const records = new LRUCache<string, StoredRecord[]>({
+    maxSize: options.recordListBytes,
+    sizeCalculation: (list) => list.reduce((bytes, record) => bytes + record.body.length + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
+  });
 
   return function filteredCollection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer {
     const project = filters.project === undefined ? undefined : (snapshot.projectAliases.get(filters.project.toLowerCase()) ?? null);

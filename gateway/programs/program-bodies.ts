@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
+import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
 import type { FilteredCollection } from './filter-collection.ts';
 import { hasNoFilters, parseProgramFilters } from './parse-program-filters.ts';
 
@@ -17,12 +18,10 @@ export type CollectionQuery = Readonly<Record<string, string | string[] | undefi
 const recordNotFound = () => new ApiError(404, 'NOT_FOUND', 'program not found in the licensed live scope');
 const cityNotFound = () => new ApiError(404, 'NOT_FOUND', 'city not found in the licensed live scope');
 
-/** Bounds of the caches this module keeps (the filtered cache has its own, in filter-collection.ts). */
+/** Bounds of the caches this module keeps, in bytes (the filtered caches have their own, in filter-collection.ts). */
 export interface ProgramBodiesOptions {
-  /** Bytes of unfiltered collections kept. Default 32 MiB. */
-  maxCollectionBytes?: number;
-  /** Bytes of detail records kept. Default 16 MiB. */
-  maxRecordBytes?: number;
+  unfilteredBytes: number;
+  recordBytes: number;
 }
 
 /** Finds program bodies; every miss is thrown as the spec's 404 (or a filter's 400). */
@@ -34,13 +33,13 @@ export interface ProgramBodies {
 }
 
 /** Creates the program bodies of one gateway process. */
-export function createProgramBodies(filteredCollection: FilteredCollection, options: ProgramBodiesOptions = {}): ProgramBodies {
+export function createProgramBodies(filteredCollection: FilteredCollection, options: ProgramBodiesOptions): ProgramBodies {
   // Reading a collection from the snapshot copies the whole blob out of SQLite on every request (the top
   // gateway frame in the bench profile, plus the GC of that copy). A snapshot never changes, so bytes
   // cached for a revision are the ones the snapshot would return, and the city was live in that revision.
-  const unfiltered = new LRUCache<string, Buffer>({ maxSize: options.maxCollectionBytes ?? 32 * 1024 * 1024, sizeCalculation: (body) => Math.max(1, body.length) });
+  const unfiltered = new LRUCache<string, Buffer>({ maxSize: options.unfilteredBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
   // Served records only; a withheld or unknown id is read again each time, which costs only that client.
-  const records = new LRUCache<string, Buffer>({ maxSize: options.maxRecordBytes ?? 16 * 1024 * 1024, sizeCalculation: (body) => Math.max(1, body.length) });
+  const records = new LRUCache<string, Buffer>({ maxSize: options.recordBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
   // Whether a slug is a live city of a revision, remembered: a filtered cache hit then reads no SQLite at all.
   const liveCities = new LRUCache<string, boolean>({ max: 50_000 });
   const isLiveCity = (snapshot: Snapshot, city: string) => {

@@ -1,0 +1,70 @@
+import * as assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createCollectionFilter } from '../../../gateway/programs/filter-collection.ts';
+import { createProgramBodies } from '../../../gateway/programs/program-bodies.ts';
+import { splitCacheBudget } from '../../../gateway/programs/cache-budget.ts';
+import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
+import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+
+const snapshot = openSnapshot(buildTestSnapshot());
+after(() => snapshot.close());
+
+/** The snapshot, counting how often each read reaches SQLite. */
+function countingSnapshot(inner: Snapshot) {
+  const reads = { collection: 0, cityRecords: 0, record: 0 };
+  const counted = Object.create(inner) as Snapshot;
+  Object.assign(counted, {
+    collection: (city: string) => (reads.collection++, inner.collection(city)),
+    cityRecords: (city: string) => (reads.cityRecords++, inner.cityRecords(city)),
+    record: (city: string, id: string) => (reads.record++, inner.record(city, id)),
+  });
+  return { counted, reads };
+}
+
+function bodies(totalBytes: number) {
+  const budget = splitCacheBudget(totalBytes);
+  return createProgramBodies(createCollectionFilter(budget), budget);
+}
+
+describe('createProgramBodies', () => {
+  const cases = [
+    ['alpha', {}], ['beta', {}], ['national', {}], ['alpha', { type: 'homeowner' }], ['alpha', { project: 'roof' }], ['beta', { income: 'low' }],
+  ] as const;
+
+  it('answers the same bytes with no room to cache as with plenty', () => {
+    const roomy = bodies(64 * 2 ** 20);
+    const cramped = bodies(4);
+    for (const [city, query] of cases) assert.ok(roomy.collection(snapshot, city, query).equals(cramped.collection(snapshot, city, query)), `${city} ${JSON.stringify(query)}`);
+    assert.ok(roomy.record(snapshot, 'alpha', 'a-roof').equals(cramped.record(snapshot, 'alpha', 'a-roof')));
+  });
+
+  it('reads SQLite once per body while the budget holds it, and again once the budget pushed it out', () => {
+    const { counted, reads } = countingSnapshot(snapshot);
+    const roomy = bodies(64 * 2 ** 20);
+    for (let round = 0; round < 3; round++) {
+      roomy.collection(counted, 'alpha', {});
+      roomy.collection(counted, 'alpha', { type: 'homeowner' });
+      roomy.collection(counted, 'alpha', { project: 'roof' });
+      roomy.record(counted, 'alpha', 'a-roof');
+    }
+    assert.deepEqual(reads, { collection: 1, cityRecords: 1, record: 1 });
+
+    const alpha = snapshot.collection('alpha')?.body.length ?? 0;
+    const beta = snapshot.collection('beta')?.body.length ?? 0;
+    // Room for about one unfiltered collection (40% of the budget): alternating two cities evicts each time.
+    const tight = bodies(Math.ceil((Math.max(alpha, beta) + 600) / 0.4));
+    const before = reads.collection;
+    for (let round = 0; round < 3; round++) {
+      tight.collection(counted, 'alpha', {});
+      tight.collection(counted, 'beta', {});
+    }
+    assert.equal(reads.collection - before, 6);
+  });
+
+  it('throws the spec\'s 404 for a city outside the live scope and a withheld record', () => {
+    const all = bodies(2 ** 20);
+    assert.throws(() => all.collection(snapshot, 'delta', {}), { status: 404, code: 'NOT_FOUND' });
+    assert.throws(() => all.collection(snapshot, 'nowhere', { type: 'homeowner' }), { status: 404, code: 'NOT_FOUND' });
+    assert.throws(() => all.record(snapshot, 'alpha', 'a-quar'), { status: 404, code: 'NOT_FOUND' });
+  });
+});
