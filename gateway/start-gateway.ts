@@ -13,10 +13,7 @@ import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
 import { openKeyStore, type KeyStore } from './keys/key-store.ts';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
-import { RedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
-import { createGatewayMetrics } from './observability/gateway-metrics.ts';
-import { startMetricsServer } from './observability/metrics-server.ts';
 import { trackServerDrain, type DrainOptions, type DrainOutcome } from './operations/drain-server.ts';
 import { loadSnapshot, snapshotIdentity, type LoadedSnapshot } from './snapshot/load-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
@@ -76,7 +73,8 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     keys = openKeyStore(config.keys, { now: () => new Date(now()) });
     limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
-      : new RedisRateLimiter({ url: config.redisUrl, limits: config.limits, now, onError: (error) => log.error(`redis: ${error.message}`) });
+      // Loaded only when used: ioredis alone is about 50 ms of start-up (so is prom-client, below).
+      : new (await import('./limits/redis-rate-limiter.ts')).RedisRateLimiter({ url: config.redisUrl, limits: config.limits, now, onError: (error) => log.error(`redis: ${error.message}`) });
   } catch (error) {
     snapshots.close();
     await keys?.close();
@@ -87,7 +85,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   if (config.redisUrl !== undefined && config.cursorSecret === undefined) {
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
-  const metrics = config.metricsPort === undefined ? undefined : createGatewayMetrics({ revision: () => snapshots.current.revision });
+  const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
   const listener = createRequestListener({
     snapshots,
     lookupKey: (raw) => keyStore.lookupKey(raw),
@@ -118,7 +116,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const metricsServer = metrics === undefined ? undefined : await startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
+  const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
     throw error;
   });
