@@ -1,6 +1,6 @@
 /**
  * Builds a snapshot into a temporary file and publishes it atomically: fsync, write its checksum file
- * `<out>/<revision>.sqlite.sha256` (in place before the snapshot appears, so no reader sees one without
+ * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (in place before the snapshot appears, so no reader sees one without
  * the other), rename to `<out>/<revision>.sqlite`, then repoint `<out>/current.sqlite`. A failure at any
  * step leaves the previously published revision exactly as it was.
  */
@@ -8,7 +8,8 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkS
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { computeRevision, type Revision } from '../revision/compute-revision.ts';
-import { checksumFileOf, formatChecksumLine, sha256FileChunked } from './snapshot-checksum.ts';
+import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
+import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
 import { writeSnapshot, type SnapshotSummary } from './write-snapshot.ts';
 
 /** The link the gateway follows to the published revision. */
@@ -21,8 +22,14 @@ export interface PublishedSnapshot {
   summary: SnapshotSummary;
 }
 
+/** Options of buildAndPublish. */
+export interface PublishOptions {
+  /** Bytes per digested segment (snapshot-segments.ts); tests make it small to get several. */
+  segmentBytes?: number;
+}
+
 /** Builds `corpus` and publishes it under `outDir`. */
-export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (message: string) => void = () => {}): PublishedSnapshot {
+export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (message: string) => void = () => {}, options: PublishOptions = {}): PublishedSnapshot {
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   const revision = computeRevision(corpus);
@@ -32,9 +39,14 @@ export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (mes
   try {
     const summary = writeSnapshot(corpus, revision, temporary, onProgress);
     fsyncPath(temporary);
-    writeFileSync(checksumFileOf(temporary), formatChecksumLine(sha256FileChunked(temporary), `${revision.revision}.sqlite`));
+    // One read of the file yields both digests; both files are in place before the snapshot appears.
+    const digests = digestFileWithSegments(temporary, options.segmentBytes);
+    writeFileSync(checksumFileOf(temporary), formatChecksumLine(digests.sha256, `${revision.revision}.sqlite`));
+    writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(digests));
     fsyncPath(checksumFileOf(temporary));
+    fsyncPath(segmentsFileOf(temporary));
     renameSync(checksumFileOf(temporary), checksumFileOf(file));
+    renameSync(segmentsFileOf(temporary), segmentsFileOf(file));
     renameSync(temporary, file);
     pointCurrentAt(outDir, `${revision.revision}.sqlite`);
     onProgress(`build: ${summary.rows} rows in ${summary.cities} cities written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -43,6 +55,7 @@ export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (mes
     rmSync(temporary, { force: true });
     rmSync(`${temporary}-journal`, { force: true });
     rmSync(checksumFileOf(temporary), { force: true });
+    rmSync(segmentsFileOf(temporary), { force: true });
   }
 }
 

@@ -11,7 +11,9 @@
  * 3. `format` (O(1)): meta format name and `format_version` (openSnapshot).
  * 4. `content` (O(file size)): the SHA-256 of every byte of the file, on a worker thread, must equal the
  *    checksum file's. This is what catches one flipped byte anywhere: in a served body, an index, a
- *    b-tree page.
+ *    b-tree page. When the build also published `<file>.segments` (snapshot-segments.ts), its 256 MiB
+ *    slices are hashed on one worker per core instead and each must equal its recorded digest; the
+ *    segments file must name the same whole-file digest as the checksum file, or the snapshot is refused.
  *
  * Why the whole-file SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash
  * streams the file at disk/page-cache speed while the content digest walks every row through SQLite.
@@ -25,11 +27,13 @@
  * any write through the filesystem changes ctime) is not hashed again, so swapping back to the previous
  * revision costs O(1).
  */
+import { availableParallelism } from 'node:os';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { inspectSnapshotHeader, SQLITE_HEADER_BYTES } from '../../build/snapshot/inspect-snapshot.ts';
 import { checksumFileOf, parseChecksumLine } from '../../build/snapshot/snapshot-checksum.ts';
+import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { openSnapshot, SnapshotRejectedError, type Snapshot } from './open-snapshot.ts';
-import { sha256OfDescriptor } from './sha256-of-descriptor.ts';
+import { INLINE_HASH_BYTES, sha256OfDescriptor, sha256OfRanges } from './sha256-of-descriptor.ts';
 
 /** A snapshot that passed every check, with what the check cost. */
 export interface LoadedSnapshot {
@@ -50,6 +54,10 @@ export interface LoadSnapshotOptions {
   verified?: Map<string, string>;
   /** Abandons the hash (shutdown); the load then rejects. */
   signal?: AbortSignal;
+  /** Worker threads for segment hashing; one per core unless told. */
+  hashWorkers?: number;
+  /** Files up to this size are hashed whole on the calling thread (tests set 0 to exercise the workers). */
+  inlineHashBytes?: number;
 }
 
 // A process only ever alternates among a few revisions; the cap keeps a long-lived gateway's memo bounded.
@@ -79,8 +87,20 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
     const identity = identityOf(stat);
     const hashed = options.verified?.get(identity) !== recorded;
     if (hashed) {
-      const actual = await sha256OfDescriptor(fd, Number(stat.size), options.signal);
-      if (actual !== recorded) throw refuse('content', `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`);
+      const size = Number(stat.size);
+      const segments = size > (options.inlineHashBytes ?? INLINE_HASH_BYTES) ? readSegmentDigests(file, recorded, size, refuse) : undefined;
+      if (segments === undefined) {
+        const actual = await sha256OfDescriptor(fd, size, options.signal);
+        if (actual !== recorded) throw refuse('content', `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`);
+      } else {
+        const ranges = segmentRanges(size, segments.segmentBytes);
+        const actual = await sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal);
+        const bad = actual.findIndex((hex, index) => hex !== segments.segments[index]);
+        if (bad >= 0) {
+          const [start, end] = ranges[bad] ?? [0, 0];
+          throw refuse('content', `segment ${bad} (bytes ${start}-${end}) sha256 ${actual[bad]} does not match ${segments.segments[bad]} recorded in ${segmentsFileOf(file)}`);
+        }
+      }
     }
     // The path could have been replaced by a rename mid-check: SQLite must hold the very bytes we hashed.
     if (snapshotIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
@@ -119,6 +139,23 @@ function readRecordedChecksum(file: string, refuse: (check: string, reason: stri
   const recorded = parseChecksumLine(text);
   if (recorded === undefined) throw refuse('checksum', `${checksumFile} is not one sha256sum line`);
   return recorded;
+}
+
+/** The file's segment digests, or undefined when the build published none (then the whole file is hashed). */
+function readSegmentDigests(file: string, recorded: string, size: number, refuse: (check: string, reason: string) => SnapshotRejectedError): SegmentDigests | undefined {
+  const segmentsFile = segmentsFileOf(file);
+  let text: string;
+  try {
+    text = readFileSync(segmentsFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw refuse('checksum', `cannot read ${segmentsFile}: ${(error as Error).message}`);
+  }
+  const segments = parseSegmentDigests(text);
+  if (segments === undefined) throw refuse('checksum', `${segmentsFile} is not a segments file`);
+  if (segments.sha256 !== recorded) throw refuse('checksum', `${segmentsFile} records sha256 ${segments.sha256}, ${checksumFileOf(file)} records ${recorded}`);
+  if (segments.fileBytes !== size) throw refuse('content', `file is ${size} bytes, ${segmentsFile} records ${segments.fileBytes}`);
+  return segments;
 }
 
 function remember(verified: Map<string, string> | undefined, identity: string, digest: string): void {

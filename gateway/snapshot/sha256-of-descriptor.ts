@@ -19,24 +19,29 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { read } = require('node:fs');
 const CHUNK = 4 * 1024 * 1024;
-const readAt = (buffer, position) => new Promise((resolve, reject) => {
-  read(workerData.fd, buffer, 0, CHUNK, position, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+const readAt = (buffer, position, length) => new Promise((resolve, reject) => {
+  read(workerData.fd, buffer, 0, length, position, (error, bytes) => (error ? reject(error) : resolve(bytes)));
 });
 (async () => {
-  const hash = createHash('sha256');
+  const digests = [];
   const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
-  let position = 0;
-  let current = 0;
-  let pending = readAt(buffers[0], 0);
-  for (;;) {
-    const bytes = await pending;
-    if (bytes === 0) break;
-    position += bytes;
-    pending = readAt(buffers[1 - current], position);
-    hash.update(buffers[current].subarray(0, bytes));
-    current = 1 - current;
+  for (const [start, end] of workerData.ranges) {
+    const hash = createHash('sha256');
+    let position = start;
+    let current = 0;
+    let pending = readAt(buffers[0], position, Math.min(CHUNK, end - position));
+    for (;;) {
+      const bytes = await pending;
+      if (bytes === 0) break;
+      position += bytes;
+      if (position < end) pending = readAt(buffers[1 - current], position, Math.min(CHUNK, end - position));
+      else pending = Promise.resolve(0);
+      hash.update(buffers[current].subarray(0, bytes));
+      current = 1 - current;
+    }
+    digests.push(hash.digest('hex'));
   }
-  parentPort.postMessage(hash.digest('hex'));
+  parentPort.postMessage(digests);
 })(); // a rejection surfaces as the worker's 'error' event
 `;
 
@@ -50,18 +55,38 @@ export class HashAbortedError extends Error {
  * chooses where to hash). The caller keeps `fd` open until the promise settles; aborting terminates the
  * worker and rejects with HashAbortedError.
  */
-export function sha256OfDescriptor(fd: number, size: number, signal?: AbortSignal): Promise<string> {
+export async function sha256OfDescriptor(fd: number, size: number, signal?: AbortSignal): Promise<string> {
+  if (signal?.aborted) throw new HashAbortedError('hash aborted before it started');
+  if (size <= INLINE_HASH_BYTES) return hashInPlace(fd);
+  const [digest] = await hashRangesOnWorker(fd, [[0, Number.MAX_SAFE_INTEGER]], signal);
+  if (digest === undefined) throw new Error('hash worker answered no digest');
+  return digest;
+}
+
+/**
+ * Resolves to the SHA-256 of each byte range [start, end) of `fd`, in order, hashed on up to `workers`
+ * worker threads at once (contiguous runs of ranges per worker). Same contract as sha256OfDescriptor.
+ */
+export async function sha256OfRanges(fd: number, ranges: readonly (readonly [number, number])[], workers: number, signal?: AbortSignal): Promise<string[]> {
+  if (signal?.aborted) throw new HashAbortedError('hash aborted before it started');
+  const count = Math.max(1, Math.min(workers, ranges.length));
+  const runs: (readonly [number, number])[][] = [];
+  for (let index = 0; index < count; index++) runs.push(ranges.slice(Math.floor((index * ranges.length) / count), Math.floor(((index + 1) * ranges.length) / count)));
+  // allSettled: every worker is gone before this settles, so the caller may close `fd` right after.
+  const outcomes = await Promise.allSettled(runs.map((run) => hashRangesOnWorker(fd, run, signal)));
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return outcomes.flatMap((outcome) => (outcome as PromiseFulfilledResult<string[]>).value);
+}
+
+function hashRangesOnWorker(fd: number, ranges: readonly (readonly [number, number])[], signal?: AbortSignal): Promise<string[]> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new HashAbortedError('hash aborted before it started'));
       return;
     }
-    if (size <= INLINE_HASH_BYTES) {
-      resolve(hashInPlace(fd));
-      return;
-    }
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { fd }, execArgv: [] });
-    let digest: string | undefined;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { fd, ranges }, execArgv: [] });
+    let digest: string[] | undefined;
     let failure: unknown;
     let aborted = false;
     const onAbort = () => {
@@ -69,7 +94,7 @@ export function sha256OfDescriptor(fd: number, size: number, signal?: AbortSigna
       void worker.terminate();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (hex: string) => (digest = hex));
+    worker.once('message', (hexes: string[]) => (digest = hexes));
     worker.once('error', (error) => (failure = error));
     // Settled only once the worker is gone: the caller closes `fd` next, and no read of it may still be pending.
     worker.once('exit', (code) => {

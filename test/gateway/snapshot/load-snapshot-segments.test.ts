@@ -1,0 +1,99 @@
+/**
+ * The start-up check through segment digests: a snapshot published with small segments is checked on
+ * several workers, and each way of damaging the file or its digests is refused, naming the check.
+ */
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
+import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
+import { checksumFileOf, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
+import { digestFileWithSegments, parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
+import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
+import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
+
+const SEGMENT = 16 * 1024;
+const VIA_WORKERS = { inlineHashBytes: 0, hashWorkers: 3 } as const;
+
+describe('snapshot segments', () => {
+  let dir: string;
+  let published: string;
+  let copies = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hra-segments-'));
+    published = buildAndPublish(loadCorpus(MINI_CORPUS), join(dir, 'out'), () => {}, { segmentBytes: SEGMENT }).file;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A copy of the published snapshot with both digest files, to damage. */
+  const copy = () => {
+    const file = join(dir, `copy-${++copies}.sqlite`);
+    copyFileSync(published, file);
+    copyFileSync(checksumFileOf(published), checksumFileOf(file));
+    copyFileSync(segmentsFileOf(published), segmentsFileOf(file));
+    return file;
+  };
+
+  it('are published beside the snapshot: each slice\'s SHA-256, bound to the whole-file digest', () => {
+    const bytes = readFileSync(published);
+    const segments = parseSegmentDigests(readFileSync(segmentsFileOf(published), 'utf8'));
+    assert.ok(segments !== undefined);
+    assert.equal(segments.fileBytes, bytes.length);
+    assert.equal(segments.sha256, parseChecksumLine(readFileSync(checksumFileOf(published), 'utf8')));
+    assert.equal(segments.sha256, createHash('sha256').update(bytes).digest('hex'));
+    const ranges = segmentRanges(bytes.length, SEGMENT);
+    assert.ok(ranges.length >= 3, `${ranges.length} segments`);
+    assert.deepEqual(segments.segments, ranges.map(([start, end]) => createHash('sha256').update(bytes.subarray(start, end)).digest('hex')));
+  });
+
+  it('split a file at every boundary, the last slice short, and an empty file into one empty slice', () => {
+    assert.deepEqual(segmentRanges(10, 4), [[0, 4], [4, 8], [8, 10]]);
+    assert.deepEqual(segmentRanges(8, 4), [[0, 4], [4, 8]]);
+    assert.deepEqual(segmentRanges(0, 4), [[0, 0]]);
+    const empty = join(dir, 'empty');
+    writeFileSync(empty, '');
+    assert.deepEqual(digestFileWithSegments(empty, 4).segments, [createHash('sha256').digest('hex')]);
+  });
+
+  it('let an intact snapshot through, hashed on several workers', async () => {
+    const loaded = await loadSnapshot(copy(), VIA_WORKERS);
+    assert.equal(loaded.hashed, true);
+    loaded.snapshot.close();
+  });
+
+  it('refuse a flipped byte, naming the segment that holds it', async () => {
+    const file = copy();
+    const bytes = readFileSync(file);
+    const offset = bytes.lastIndexOf('Alpha Roof Repair Grant');
+    bytes[offset + 3] = (bytes[offset + 3] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    const segment = Math.floor((offset + 3) / SEGMENT);
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: segment ${segment} \\(bytes ${segment * SEGMENT}-`));
+  });
+
+  it('refuse a segments file that names another whole-file digest, or is not one', async () => {
+    const other = copy();
+    const segments = JSON.parse(readFileSync(segmentsFileOf(other), 'utf8')) as { sha256: string };
+    writeFileSync(segmentsFileOf(other), JSON.stringify({ ...segments, sha256: '0'.repeat(64) }));
+    await assert.rejects(loadSnapshot(other, VIA_WORKERS), /refused: checksum: .*\.segments records sha256 0{64}/);
+
+    const garbled = copy();
+    writeFileSync(segmentsFileOf(garbled), '{"format":"hra-segments-1"}');
+    await assert.rejects(loadSnapshot(garbled, VIA_WORKERS), /refused: checksum: .*\.segments is not a segments file/);
+  });
+
+  it('fall back to the whole-file digest when a snapshot was published without segments', async () => {
+    const file = copy();
+    rmSync(segmentsFileOf(file));
+    const loaded = await loadSnapshot(file, VIA_WORKERS);
+    loaded.snapshot.close();
+    const bytes = readFileSync(file);
+    const at = bytes.lastIndexOf('Alpha Roof Repair Grant') + 3;
+    bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), /refused: content: file sha256 [0-9a-f]{64} does not match/);
+  });
+});
