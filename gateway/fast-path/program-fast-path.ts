@@ -26,6 +26,9 @@ import type { DeprecationTable } from '../http/versioning-headers.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
+import { LRUCache } from 'lru-cache';
+import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
+import { parseProgramFilters, type ProgramFilters } from '../programs/parse-program-filters.ts';
 import type { ProgramBodies } from '../programs/program-bodies.ts';
 import { PROGRAM_SCOPES } from '../routes/program-routes.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
@@ -64,6 +67,8 @@ function matchRoute(path: string): MatchedRoute | undefined {
   if (city === NATIONAL_SLUG) return { template: '/api/programs/national', scope: PROGRAM_SCOPES.nationalCollection, params: {} };
   return { template: '/api/programs/:city', scope: PROGRAM_SCOPES.cityCollection, params: { city } };
 }
+
+const NO_FILTERS: ProgramFilters = Object.freeze({});
 
 /** Creates the fast path of one gateway process. */
 export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPath {
@@ -127,6 +132,19 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     finish(request, a.route, requestId, status, a.started, served);
   };
 
+  // Query text -> its parsed filters: a pure function, so a repeated query (every filtered cache hit) skips
+  // URLSearchParams and the filter checks. Only queries that parse are remembered; a bad one goes to Koa.
+  const parsedQueries = new LRUCache<string, ProgramFilters>({ maxSize: 1024 * 1024, sizeCalculation: (_filters, text) => text.length + ENTRY_OVERHEAD_BYTES });
+  const filtersOf = (text: string): ProgramFilters => {
+    if (text === '') return NO_FILTERS;
+    let filters = parsedQueries.get(text);
+    if (filters === undefined) {
+      filters = Object.freeze(parseProgramFilters(searchParams.parse(text)));
+      parsedQueries.set(text, filters);
+    }
+    return filters;
+  };
+
   return function programFastPath(request, response) {
     const started = performance.now();
     const method = request.method;
@@ -145,12 +163,12 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     let key: LicensedKey;
     let body: Buffer;
     try {
-      const query = queryAt === -1 || route.params.programId !== undefined ? {} : searchParams.parse(url.slice(queryAt + 1));
-      key = admitKey(access, rawKey, route.scope, { params: route.params, query, state: { snapshot } });
+      // The program routes' scope rules read only the path, never the query.
+      key = admitKey(access, rawKey, route.scope, { params: route.params, query: {}, state: { snapshot } });
       const { city, programId } = route.params;
       body = programId !== undefined
         ? programBodies.record(snapshot, city ?? '', programId)
-        : programBodies.collection(snapshot, route.template === '/api/programs/national' ? NATIONAL_SLUG : (city ?? snapshot.defaultCity), query);
+        : programBodies.collection(snapshot, route.template === '/api/programs/national' ? NATIONAL_SLUG : (city ?? snapshot.defaultCity), filtersOf(queryAt === -1 ? '' : url.slice(queryAt + 1)));
     } catch {
       return false;
     } finally {

@@ -9,10 +9,7 @@ import { ApiError } from '../http/api-error.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
 import type { FilteredCollection } from './filter-collection.ts';
-import { hasNoFilters, parseProgramFilters } from './parse-program-filters.ts';
-
-/** The query of a collection request, as Koa parses it (a repeated parameter is an array). */
-export type CollectionQuery = Readonly<Record<string, string | string[] | undefined>>;
+import { hasNoFilters, type ProgramFilters } from './parse-program-filters.ts';
 
 // One message for every missing, withheld or quarantined record: the route is no oracle (spec 4.3).
 const recordNotFound = () => new ApiError(404, 'NOT_FOUND', 'program not found in the licensed live scope');
@@ -24,10 +21,10 @@ export interface ProgramBodiesOptions {
   recordBytes: number;
 }
 
-/** Finds program bodies; every miss is thrown as the spec's 404 (or a filter's 400). */
+/** Finds program bodies; every miss is thrown as the spec's 404. */
 export interface ProgramBodies {
-  /** A city's collection (`national` for the national layer) under the query's filters. */
-  collection(snapshot: Snapshot, city: string, query: CollectionQuery): Buffer;
+  /** A city's collection (`national` for the national layer) under parsed filters (parse-program-filters.ts). */
+  collection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer;
   /** One served record of a city; withheld and unknown records are alike 404. */
   record(snapshot: Snapshot, city: string, programId: string): Buffer;
 }
@@ -53,8 +50,7 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
   };
 
   return {
-    collection(snapshot, city, query) {
-      const filters = parseProgramFilters(query);
+    collection(snapshot, city, filters) {
       if (hasNoFilters(filters)) {
         const key = `${snapshot.revision}\u0000${city}`;
         const cached = unfiltered.get(key);
