@@ -79,3 +79,30 @@ export function evaluateReadiness(inputs: ReadinessInputs, infrastructure: Infra
 function round(share: number): number {
   return Math.round(share * 10_000) / 10_000;
 }
+
+/** Readiness of the pinned snapshot at the clock's time, as evaluateReadiness would answer it. */
+export type ReadinessEvaluator = (inputs: ReadinessInputs, revision: string, now: Date) => string;
+
+/**
+ * evaluateReadiness, remembered. Its answer depends on the clock only through `checkedAt` and the audit's
+ * age in whole days, so the text is kept per revision and age, split around `checkedAt`, and a request
+ * only writes the time in. The full evaluation (a canonical JSON digest and a schema-checked
+ * serialization) was most of `/api/dataset/health`'s CPU (issue 6 profile).
+ */
+export function createReadinessEvaluator(infrastructure: Infrastructure): ReadinessEvaluator {
+  let remembered: { key: string; before: string; after: string } | undefined;
+  return (inputs, revision, now) => {
+    const completedAt = inputs.strictAudit.completedAt;
+    const ageDays = completedAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(completedAt)) / DAY_MS));
+    const key = `${revision}\u0000${ageDays}`;
+    if (remembered?.key !== key) {
+      const text = evaluateReadiness(inputs, infrastructure, revision, now);
+      // `checkedAt` is the third member of the top-level object, so its first occurrence is the one.
+      const marker = '"checkedAt":"';
+      const start = text.indexOf(marker) + marker.length;
+      const end = text.indexOf('"', start);
+      remembered = { key, before: text.slice(0, start), after: text.slice(end) };
+    }
+    return `${remembered.before}${now.toISOString()}${remembered.after}`;
+  };
+}

@@ -6,15 +6,15 @@ import { publicAccess } from '../access/public-access.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
 import { sendCacheable, sendJson } from '../http/send-json.ts';
-import { evaluateReadiness } from '../readiness/evaluate-readiness.ts';
+import { createReadinessEvaluator } from '../readiness/evaluate-readiness.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 
 /** Registers every keyless route except `/openapi.json`. */
 export function registerPublicRoutes(router: Router<GatewayState>, deps: RouteDependencies): void {
   const metered = publicAccess({ limiter: deps.access.limiter, now: deps.now });
-  const readiness = (snapshot: Snapshot) =>
-    evaluateReadiness(snapshot.readinessInputs, deps.infrastructure, snapshot.revision, new Date(deps.now()));
+  const evaluate = createReadinessEvaluator(deps.infrastructure);
+  const readiness = (snapshot: Snapshot) => evaluate(snapshot.readinessInputs, snapshot.revision, new Date(deps.now()));
   const storedOr503 = (snapshot: Snapshot, name: string) => {
     const stored = snapshot.document(name);
     if (!stored) throw new ApiError(503, 'DATASET_UNAVAILABLE', `the ${name} document is missing from this revision`);
