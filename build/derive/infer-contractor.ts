@@ -69,9 +69,24 @@ function hasMatchRate(matchRate: ContractorText['matchRate']): boolean {
 }
 
 function firstValue<T>(rules: readonly PhraseRule<T>[], prose: string): T | undefined {
+  // Most text matches no rule of a set: one pass of the set's union rules that out before the ordered walk.
+  if (!anyMatch(rules, prose)) return undefined;
   return rules.find((rule) => rule.pattern.test(prose))?.value;
 }
 
-function anyMatch(rules: readonly PhraseRule<true>[], prose: string): boolean {
-  return rules.some((rule) => rule.pattern.test(prose));
+// Each rule set as one alternation: one regex pass over the text instead of one per rule, which was a
+// tenth of the build's time (issue 6 profile). Same answer as testing the rules one by one, because every
+// rule is a plain case-insensitive pattern without backreferences (checked when the union is built).
+const unions = new WeakMap<readonly PhraseRule<unknown>[], RegExp | null>();
+
+/** True when any rule of the set matches `prose`, in one regex pass when the set allows it. */
+export function anyMatch(rules: readonly PhraseRule<unknown>[], prose: string): boolean {
+  if (rules.length === 0) return false;
+  let union = unions.get(rules);
+  if (union === undefined) {
+    const plain = rules.every((rule) => rule.pattern.flags === 'i' && !/\\[1-9]|\\k</.test(rule.pattern.source));
+    union = plain ? new RegExp(rules.map((rule) => `(?:${rule.pattern.source})`).join('|'), 'i') : null;
+    unions.set(rules, union);
+  }
+  return union === null ? rules.some((rule) => rule.pattern.test(prose)) : union.test(prose);
 }

@@ -87,3 +87,24 @@ describe('inferContractor fields and precedence', () => {
     ]);
   });
 });
+
+describe('anyMatch (each rule set as one alternation)', () => {
+  it('answers what testing the rules one by one answers, on text made of the rules\' own phrases', async () => {
+    const { default: fc } = await import('fast-check');
+    const { anyMatch } = await import('../../../build/derive/infer-contractor.ts');
+    const { contractorRules } = await import('../../../build/derive/contractor-rules.ts');
+    const sets = Object.values(contractorRules) as ReadonlyArray<ReadonlyArray<{ pattern: RegExp }>>;
+    // Words and fragments of every pattern, so generated text hits rules often and near-misses too.
+    const words = [...new Set(sets.flat().flatMap((rule) => rule.pattern.source.replace(/\\[bsdw]|[()?:|*+\[\]{}^$\\]/g, ' ').split(/\s+/)).filter((word) => word.length > 1))];
+    const prose = fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom(' ', '. ', ', ', '-', 'Contractor', 'DIY')), { maxLength: 12 }).map((parts) => parts.join(' '));
+    let hits = 0;
+    fc.assert(fc.property(prose, fc.integer({ min: 0, max: sets.length - 1 }), (text, index) => {
+      const rules = sets[index] ?? [];
+      const expected = rules.some((rule) => rule.pattern.test(text));
+      if (expected) hits += 1;
+      return anyMatch(rules as never, text) === expected;
+    }), { numRuns: 3000 });
+    assert.ok(hits > 100, `${hits} of 3000 texts matched a rule`);
+    assert.equal(anyMatch([], 'anything'), false);
+  });
+});
