@@ -4,7 +4,7 @@
  * prints `process.resourceUsage().maxRSS` at exit. Either way the figure is the build process's own.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The build's figures. */
@@ -22,7 +22,9 @@ const TIME = '/usr/bin/time';
 
 /** Runs `hra synth` then `hra build`; progress lines are passed to `progress`. */
 export async function measureBuild(root: string, corpusDir: string, outDir: string, scale: number, progress: (line: string) => void): Promise<BuildFigures> {
-  const hra = ['--import', 'tsx', join(root, 'scripts/hra.ts')];
+  // The node flags of package.json's `hra` script (the heap cap among them): the build is measured as
+  // the operator contract runs it, `npm run hra -- build`.
+  const hra = [...hraNodeFlags(root), join(root, 'scripts/hra.ts')];
   const synthStarted = performance.now();
   const synth = await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpusDir, '--scale', String(scale)], root, progress);
   const synthSeconds = (performance.now() - synthStarted) / 1000;
@@ -33,7 +35,7 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
   const started = performance.now();
   const build = useTime
     ? await run(TIME, ['-v', process.execPath, ...buildArgs], root, progress)
-    : await run(process.execPath, ['--import', 'tsx', '--import', join(root, 'scripts/bench/report-max-rss.ts'), ...buildArgs.slice(2)], root, progress);
+    : await run(process.execPath, ['--import', join(root, 'scripts/bench/report-max-rss.ts'), ...buildArgs], root, progress);
   const buildSeconds = (performance.now() - started) / 1000;
   const kb = useTime
     ? build.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
@@ -76,4 +78,12 @@ export function run(command: string, args: readonly string[], cwd: string, progr
       else reject(new Error(`${args.filter((arg) => !arg.startsWith('-')).slice(-6).join(' ')} failed (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
     });
   });
+}
+
+/** The flags between `node` and the script in package.json's `hra` script. */
+export function hraNodeFlags(root: string): string[] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { hra: string } }).scripts.hra;
+  const words = script.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'scripts/hra.ts') throw new Error(`package.json scripts.hra is not "node <flags> scripts/hra.ts": ${script}`);
+  return words.slice(1, -1);
 }

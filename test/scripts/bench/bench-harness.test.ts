@@ -140,3 +140,12 @@ describe('parseBenchOptions', () => {
     assert.throws(() => parseBenchOptions(['--scale', '0.5']), /--scale must be an integer/);
   });
 });
+
+describe('hraNodeFlags', () => {
+  it('reads the node flags of package.json\'s hra script, so the bench builds as `npm run hra` does', async () => {
+    const { hraNodeFlags } = await import('../../../scripts/bench/measure-build.ts');
+    const flags = hraNodeFlags(process.cwd());
+    assert.ok(flags.includes('--import') && flags.includes('tsx'));
+    assert.ok(flags.some((flag) => /^--max-old-space-size=\d+$/.test(flag)), 'the build\'s heap cap is among them');
+  });
+});
