@@ -95,6 +95,7 @@ export function createApp(deps: AppDependencies): Koa<GatewayState> {
 }
 
 interface SharedParts {
+  changePageBytes: number;
   limiter: RateLimiter;
   lookupKey: AccessDependencies['lookupKey'];
   programBodies: ProgramBodies;
@@ -107,6 +108,7 @@ function sharedParts(deps: AppDependencies): SharedParts {
     limiter: metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics),
     lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
     programBodies: createProgramBodies(createCollectionFilter(budget), budget),
+    changePageBytes: budget.changePageBytes,
   };
 }
 
@@ -121,6 +123,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts): Koa<GatewayState>
   const routeDeps: RouteDependencies = {
     access: { lookupKey, limiter, now: deps.now },
     programBodies: shared.programBodies,
+    changePageBytes: shared.changePageBytes,
     infrastructure: deps.infrastructure,
     now: deps.now,
   };

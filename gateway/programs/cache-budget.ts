@@ -1,7 +1,8 @@
 /**
  * One memory budget (`--cache-mb`) split between the gateway's response caches, so an operator sizes one
  * number against the machine. Shares follow what each cache saves per byte: unfiltered collections are
- * the hottest bodies; per-city record lists serve every filtered miss of their city.
+ * the hottest bodies; per-city record lists serve every filtered miss of their city; a change-feed page
+ * costs a 100-row query and a cursor HMAC to rebuild.
  */
 
 /** Byte bounds of each cache. */
@@ -14,10 +15,12 @@ export interface CacheBudget {
   recordListBytes: number;
   /** Detail record bodies. */
   recordBytes: number;
+  /** Change-feed pages, by revision and query. */
+  changePageBytes: number;
 }
 
 /** The shares of the budget, in the order of CacheBudget. */
-export const CACHE_SHARES = { unfilteredBytes: 0.4, filteredBytes: 0.2, recordListBytes: 0.3, recordBytes: 0.1 } as const satisfies Record<keyof CacheBudget, number>;
+export const CACHE_SHARES = { unfilteredBytes: 0.35, filteredBytes: 0.2, recordListBytes: 0.25, recordBytes: 0.1, changePageBytes: 0.1 } as const satisfies Record<keyof CacheBudget, number>;
 
 /** The default budget: 48 MiB, which keeps the gateway near 150 MB serving the published scale. */
 export const DEFAULT_CACHE_BYTES = 48 * 2 ** 20;
@@ -30,6 +33,7 @@ export function splitCacheBudget(totalBytes: number = DEFAULT_CACHE_BYTES): Cach
     filteredBytes: share(CACHE_SHARES.filteredBytes),
     recordListBytes: share(CACHE_SHARES.recordListBytes),
     recordBytes: share(CACHE_SHARES.recordBytes),
+    changePageBytes: share(CACHE_SHARES.changePageBytes),
   };
 }
 

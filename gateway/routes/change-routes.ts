@@ -14,6 +14,7 @@
  * - Storage failures while reading events are a 503 DATASET_UNAVAILABLE, never an empty feed (spec 7).
  */
 import type Router from '@koa/router';
+import { LRUCache } from 'lru-cache';
 import { licensedAccess } from '../access/licensed-access.ts';
 import { decodeChangeCursor, encodeChangeCursor } from '../changes/change-cursor.ts';
 import { changeFeedCity } from '../changes/change-feed-city.ts';
@@ -22,6 +23,7 @@ import { parseChangeQuery, type ChangeQuery } from '../changes/parse-change-quer
 import { readChangePage, type ChangePage } from '../changes/read-change-page.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
+import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 
@@ -34,9 +36,20 @@ export interface ChangeRouteDependencies extends RouteDependencies {
 export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeRouteDependencies): void {
   const access = licensedAccess(deps.access, { city: (ctx) => changeFeedCity(ctx.query), trialCityRequired: true });
 
+  // A page is a function of the revision and the query alone (the snapshot never changes, and the cursor
+  // secret is fixed for the process): polling clients asking the same page get the stored bytes. A query
+  // that fails (a bad cursor, an unknown city) throws before anything is stored.
+  const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
+
   router.get('/api/changes', access, (ctx) => {
     const { snapshot } = ctx.state;
     const query = parseChangeQuery(ctx.query);
+    const pageKey = `${snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
+    const stored = pages.get(pageKey);
+    if (stored !== undefined) {
+      sendJson(ctx, stored);
+      return;
+    }
     if (query.city !== undefined && !snapshot.city(query.city)) throw new ApiError(404, 'NOT_FOUND', 'city not found in the licensed live scope');
     // A first page freezes the newest id as the walk's bound (rule 3); later pages carry it in the cursor.
     const maxId = snapshot.maxChangeId();
@@ -47,19 +60,18 @@ export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeR
     const nextCursor = page.hasMore
       ? encodeChangeCursor({ snapshotMaxId: position.snapshotMaxId, beforeId: page.resumeBeforeId, since: query.since, city: query.city ?? null }, deps.cursorSecret)
       : null;
-    sendJson(
-      ctx,
-      changeFeedEnvelope({
-        bodies: page.changes.map((change) => change.body),
-        datasetRevision: snapshot.revision,
-        since: query.since,
-        windowStart: query.windowStart,
-        snapshotMaxId: position.snapshotMaxId,
-        hasMore: page.hasMore,
-        nextCursor,
-        note: page.hasMore && page.changes.length < query.limit ? CHANGE_SKIPPED_NOTE : null,
-      }),
-    );
+    const body = changeFeedEnvelope({
+      bodies: page.changes.map((change) => change.body),
+      datasetRevision: snapshot.revision,
+      since: query.since,
+      windowStart: query.windowStart,
+      snapshotMaxId: position.snapshotMaxId,
+      hasMore: page.hasMore,
+      nextCursor,
+      note: page.hasMore && page.changes.length < query.limit ? CHANGE_SKIPPED_NOTE : null,
+    });
+    pages.set(pageKey, body);
+    sendJson(ctx, body);
   });
 }
 

@@ -7,6 +7,8 @@ import type { Infrastructure } from '../readiness/evaluate-readiness.ts';
 export interface RouteDependencies {
   access: AccessDependencies;
   programBodies: ProgramBodies;
+  /** Bytes of change-feed pages to keep (gateway/programs/cache-budget.ts). */
+  changePageBytes: number;
   infrastructure: Infrastructure;
   now: () => number;
 }

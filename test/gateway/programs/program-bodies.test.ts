@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createCollectionFilter } from '../../../gateway/programs/filter-collection.ts';
 import { createProgramBodies } from '../../../gateway/programs/program-bodies.ts';
-import { splitCacheBudget } from '../../../gateway/programs/cache-budget.ts';
+import { CACHE_SHARES, splitCacheBudget } from '../../../gateway/programs/cache-budget.ts';
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 
@@ -51,8 +51,8 @@ describe('createProgramBodies', () => {
 
     const alpha = snapshot.collection('alpha')?.body.length ?? 0;
     const beta = snapshot.collection('beta')?.body.length ?? 0;
-    // Room for about one unfiltered collection (40% of the budget): alternating two cities evicts each time.
-    const tight = bodies(Math.ceil((Math.max(alpha, beta) + 600) / 0.4));
+    // Room for about one unfiltered collection: alternating two cities evicts each time.
+    const tight = bodies(Math.ceil((Math.max(alpha, beta) + 600) / CACHE_SHARES.unfilteredBytes));
     const before = reads.collection;
     for (let round = 0; round < 3; round++) {
       tight.collection(counted, 'alpha', {});

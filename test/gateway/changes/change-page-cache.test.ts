@@ -1,0 +1,82 @@
+/**
+ * Change-feed pages are stored per revision and query: asking the same page again reads no events, and
+ * a query that must fail (a forged cursor, a cursor sent with another since, an unknown city) still fails.
+ */
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createRequestListener } from '../../../gateway/app.ts';
+import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
+import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
+import { createGatewayLogger } from '../../../gateway/observability/gateway-logger.ts';
+import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
+import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
+import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+
+describe('change-feed page cache', () => {
+  let server: Server;
+  let url: string;
+  let reads = 0;
+  const inner = openSnapshot(buildTestSnapshot());
+  before(async () => {
+    const counted = Object.create(inner) as Snapshot;
+    counted.changes = (query) => {
+      reads += 1;
+      return inner.changes(query);
+    };
+    const listener = createRequestListener({
+      snapshots: new SnapshotHolder(counted),
+      lookupKey: () => ({ kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never }),
+      limiter: new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: Date.now }),
+      now: Date.now,
+      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
+      trustProxy: false,
+      cursorSecret: Buffer.from('test-secret-for-change-cache-001'),
+      log: createGatewayLogger({ level: 'silent' }),
+    });
+    server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    inner.close();
+  });
+
+  const get = async (query: string) => {
+    const response = await fetch(`${url}/api/changes?${query}`, { headers: { 'X-Api-Key': 'x' } });
+    return { status: response.status, text: await response.text() };
+  };
+
+  it('answers a repeated page with the same bytes without reading events again', async () => {
+    const first = await get('since=2026-01-01&limit=1');
+    assert.equal(first.status, 200);
+    const readsAfterFirst = reads;
+    assert.ok(readsAfterFirst > 0);
+    const again = await get('since=2026-01-01&limit=1');
+    assert.equal(again.text, first.text);
+    assert.equal(reads, readsAfterFirst, 'the stored page was sent');
+
+    const cursor = (JSON.parse(first.text) as { nextCursor: string | null }).nextCursor;
+    assert.ok(cursor, 'the fixture has more than one event');
+    const second = await get(`since=2026-01-01&limit=1&cursor=${encodeURIComponent(cursor)}`);
+    assert.equal(second.status, 200);
+    assert.notEqual(second.text, first.text);
+    const readsAfterSecond = reads;
+    assert.equal((await get(`since=2026-01-01&limit=1&cursor=${encodeURIComponent(cursor)}`)).text, second.text);
+    assert.equal(reads, readsAfterSecond);
+  });
+
+  it('still refuses what must be refused', async () => {
+    const first = await get('since=2026-01-01&limit=1');
+    const cursor = (JSON.parse(first.text) as { nextCursor: string }).nextCursor;
+    const otherSince = await get(`since=2026-02-01&limit=1&cursor=${encodeURIComponent(cursor)}`);
+    assert.equal(otherSince.status, 400);
+    assert.match(otherSince.text, /INVALID_CURSOR/);
+    const forged = await get(`since=2026-01-01&limit=1&cursor=${encodeURIComponent(`${cursor.slice(0, -2)}xx`)}`);
+    assert.equal(forged.status, 400);
+    assert.equal((await get('since=2026-01-01&limit=1&city=nowhere')).status, 404);
+    assert.equal((await get('since=2026-01-01&limit=1&city=nowhere')).status, 404, 'a failure is never stored');
+  });
+});
