@@ -26,7 +26,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** Limits far above anything a bench can send: every request is metered, none is refused. */
 const RAISED_LIMITS = { tiers: { commercial: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } }, public: { perMinute: 1_000_000_000 } };
-const LICENSED = new Set(['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'changes']);
+// The licensed routes the --redis phase repeats: the limiter is the only difference, so the hit and the
+// change feed (cached bodies behind the same meter) add nothing but time; the full run stays within 10 min.
+const REDIS_ROUTES = new Set(['unfiltered', 'filtered-miss', 'detail']);
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
       const shared = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway-redis.log'), redisUrl: redis.url }, unfiltered.path, apiKey);
       cleanup.push(() => shared.process.stop());
       const redisServer: RoundServer = { mode: 'gateway --redis', origin: shared.process.url, pid: shared.process.pid };
-      const redisRoutes = routes.filter((route) => LICENSED.has(route.id) && (!options.quick || route.id === 'unfiltered'));
+      const redisRoutes = routes.filter((route) => REDIS_ROUTES.has(route.id) && (!options.quick || route.id === 'unfiltered'));
       const redisRest = await settledRss(shared.process.pid);
       await warmUp(load, redisRoutes, [redisServer], options, state);
       for (const route of redisRoutes) figures.push(...(await driveRounds(load, route, [redisServer], drive, state, progress)));
