@@ -89,11 +89,6 @@ export function createRequestListener(deps: AppDependencies, options: RequestLis
   };
 }
 
-/** Builds the Koa app alone (every route, no fast path). */
-export function createApp(deps: AppDependencies): Koa<GatewayState> {
-  return buildApp(deps, sharedParts(deps));
-}
-
 interface SharedParts {
   changePageBytes: number;
   limiter: RateLimiter;

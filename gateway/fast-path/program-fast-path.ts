@@ -11,7 +11,6 @@
  * trailing slash), and a deprecated route; Koa then answers it exactly as before. Once a request is
  * metered it is the fast path's: 200, or the 429 or 503 the limiter decides, rendered by `errorResponse`.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import searchParams from 'koa/lib/search-params.js';
 import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
@@ -21,11 +20,13 @@ import { rateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { ApiError } from '../http/api-error.ts';
 import { errorResponse } from '../http/render-errors.ts';
 import { MAX_URL_LENGTH } from '../http/reject-long-urls.ts';
-import { SAFE_REQUEST_ID } from '../http/request-id.ts';
+import { requestIdFor } from '../http/request-id.ts';
+import { JSON_CONTENT_TYPE } from '../http/send-json.ts';
 import type { DeprecationTable } from '../http/versioning-headers.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
+import { requestLogLine } from '../observability/log-requests.ts';
 import { LRUCache } from 'lru-cache';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseProgramFilters, type ProgramFilters } from '../programs/parse-program-filters.ts';
@@ -55,7 +56,12 @@ const PROGRAM_PATH = /^\/api\/programs(?:\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([A-Za
 interface MatchedRoute {
   template: string;
   scope: ScopeRule;
+  /** Path parameters as @koa/router would give them (the scope rules read them). */
   params: { city?: string; programId?: string };
+  /** The city whose body is served; undefined for the snapshot's default city. */
+  city?: string;
+  /** Set for the detail route. */
+  programId?: string;
 }
 
 function matchRoute(path: string): MatchedRoute | undefined {
@@ -63,9 +69,9 @@ function matchRoute(path: string): MatchedRoute | undefined {
   if (match === null) return undefined;
   const [, city, programId] = match;
   if (city === undefined) return { template: '/api/programs', scope: PROGRAM_SCOPES.defaultCollection, params: {} };
-  if (programId !== undefined) return { template: '/api/programs/:city/:programId', scope: PROGRAM_SCOPES.record, params: { city, programId } };
-  if (city === NATIONAL_SLUG) return { template: '/api/programs/national', scope: PROGRAM_SCOPES.nationalCollection, params: {} };
-  return { template: '/api/programs/:city', scope: PROGRAM_SCOPES.cityCollection, params: { city } };
+  if (programId !== undefined) return { template: '/api/programs/:city/:programId', scope: PROGRAM_SCOPES.record, params: { city, programId }, city, programId };
+  if (city === NATIONAL_SLUG) return { template: '/api/programs/national', scope: PROGRAM_SCOPES.nationalCollection, params: {}, city };
+  return { template: '/api/programs/:city', scope: PROGRAM_SCOPES.cityCollection, params: { city }, city };
 }
 
 const NO_FILTERS: ProgramFilters = Object.freeze({});
@@ -75,23 +81,15 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
   const { snapshots, access, programBodies, log, metrics } = deps;
 
   const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
-    const durationMs = performance.now() - started;
-    log.info({
-      requestId,
-      method: request.method,
-      route,
-      status,
-      durationMs: Math.round(durationMs * 1000) / 1000,
-      ...(key === undefined ? {} : { keyId: key.id, tier: key.tier }),
-      // Which path answered, for an operator comparing latencies; otherwise the line is the Koa chain's.
-      fastPath: true,
-    }, 'request');
-    metrics?.observeRequest({ route, method: request.method ?? 'GET', status, seconds: durationMs / 1000 });
+    const method = request.method ?? 'GET';
+    // `fastPath` says which path answered, for an operator comparing latencies; otherwise the line is the Koa chain's.
+    log.info({ ...requestLogLine({ requestId, method, route, status, started, key }), fastPath: true }, 'request');
+    metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
   };
 
   const sendError = (response: ServerResponse, head: boolean, caught: unknown, before: string[]) => {
     const error = errorResponse(caught);
-    const headers = [...before, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(error.body))];
+    const headers = [...before, 'Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(error.body))];
     for (const [name, value] of error.headers) headers.push(name, value);
     response.writeHead(error.status, headers);
     response.end(head ? undefined : error.body);
@@ -104,7 +102,8 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
   }) => {
     const { request, response, requestId } = a;
     const head = request.method === 'HEAD';
-    const headers = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
+    const always = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
+    const headers = [...always];
     let status: number;
     let served: LicensedKey | undefined;
     try {
@@ -112,7 +111,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
       for (const [name, value] of rateLimitHeaders(decision, access.now())) headers.push(name, value);
       if (decision.allowed) {
         for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers.push(name, value);
-        headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(a.body.length), 'X-Dataset-Revision', a.revision);
+        headers.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(a.body.length), 'X-Dataset-Revision', a.revision);
         response.writeHead(200, headers);
         response.end(head ? undefined : a.body);
         status = 200;
@@ -126,7 +125,8 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
         response.destroy();
         status = 500;
       } else {
-        status = sendError(response, head, error, headers.slice(0, 4));
+        // A failed meter sets no rate-limit headers, as in the Koa chain.
+        status = sendError(response, head, error, always);
       }
     }
     finish(request, a.route, requestId, status, a.started, served);
@@ -165,18 +165,17 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     try {
       // The program routes' scope rules read only the path, never the query.
       key = admitKey(access, rawKey, route.scope, { params: route.params, query: {}, state: { snapshot } });
-      const { city, programId } = route.params;
-      body = programId !== undefined
-        ? programBodies.record(snapshot, city ?? '', programId)
-        : programBodies.collection(snapshot, route.template === '/api/programs/national' ? NATIONAL_SLUG : (city ?? snapshot.defaultCity), filtersOf(queryAt === -1 ? '' : url.slice(queryAt + 1)));
+      const city = route.city ?? snapshot.defaultCity;
+      body = route.programId !== undefined
+        ? programBodies.record(snapshot, city, route.programId)
+        : programBodies.collection(snapshot, city, filtersOf(queryAt === -1 ? '' : url.slice(queryAt + 1)));
     } catch {
       return false;
     } finally {
       lease.release();
     }
 
-    const offered = request.headers['x-request-id'];
-    const requestId = typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const requestId = requestIdFor(request.headers['x-request-id']);
     void answerMetered({ request, response, route: route.template, requestId, key, body, revision: snapshot.revision, started });
     return true;
   };

@@ -10,7 +10,8 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import { ApiError } from './api-error.ts';
 import { MAX_URL_LENGTH } from './reject-long-urls.ts';
-import { SAFE_REQUEST_ID } from './request-id.ts';
+import { requestIdFor } from './request-id.ts';
+import { JSON_CONTENT_TYPE } from './send-json.ts';
 
 /**
  * Options for node:http createServer: header size and the time a client may take to send a request.
@@ -49,8 +50,7 @@ export function hardenServer(server: Server, log?: GatewayLogger): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
   // CONNECT is no request for this API; without a listener Node would drop the connection unanswered.
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    const offered = request.headers['x-request-id'];
-    const requestId = typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const requestId = requestIdFor(request.headers['x-request-id']);
     socket.on('error', () => socket.destroy());
     socket.end(rawErrorResponse(methodNotAllowed(), requestId), () => socket.destroy());
   });
@@ -85,7 +85,7 @@ function requestLineLength(raw: Buffer | undefined): number {
 function rawErrorResponse(error: ApiError, requestId: string, options: { head?: boolean } = {}): string {
   const body = JSON.stringify(error.toBody());
   const headers: Record<string, string> = {
-    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': String(Buffer.byteLength(body)),
     'X-API-Version': API_VERSION,
     'X-Request-ID': requestId,

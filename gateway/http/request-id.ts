@@ -6,11 +6,15 @@ import type { GatewayState } from './gateway-state.ts';
 /** Spec 8: 8 to 80 characters, first an ASCII letter or digit, then letters, digits, `.`, `_`, `:`, `-`. */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$/;
 
+/** The request id of a request: the offered `X-Request-ID` when it is safe, else a fresh UUID. */
+export function requestIdFor(offered: string | string[] | undefined): string {
+  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+}
+
 /** Sets `ctx.state.requestId` and the `X-Request-ID` header before anything else can fail. */
 export function requestId(): Middleware<GatewayState> {
   return async (ctx, next) => {
-    const offered = ctx.get('x-request-id');
-    const id = SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const id = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = id;
     ctx.set('X-Request-ID', id);
     await next();

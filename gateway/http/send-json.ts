@@ -1,6 +1,9 @@
 /** Sends precomputed JSON bytes, and the conditional-GET rule of the ETag allowlist (spec 4.4). */
 import type { Context } from 'koa';
 
+/** The Content-Type of every JSON body, as Koa writes `ctx.type = 'application/json'`. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** Sends bytes that are already JSON; nothing is serialized here. */
 export function sendJson(ctx: Context, body: Buffer | string): void {
   ctx.type = 'application/json';

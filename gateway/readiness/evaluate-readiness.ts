@@ -31,7 +31,7 @@ export function evaluateReadiness(inputs: ReadinessInputs, infrastructure: Infra
   const red = (code: string, message: string) => reasons.push({ code, message });
 
   const audit = inputs.strictAudit;
-  const ageDays = audit.completedAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(audit.completedAt)) / DAY_MS));
+  const ageDays = auditAgeDays(audit.completedAt, now);
   const errorRate = audit.recordsAudited > 0 ? round(audit.factErrors / audit.recordsAudited) : null;
   if (!audit.present) red('STRICT_AUDIT_MISSING', 'no completed strict fact audit is published');
   else {
@@ -76,6 +76,11 @@ export function evaluateReadiness(inputs: ReadinessInputs, infrastructure: Infra
   return serializeThroughSchema(readinessSchema, body);
 }
 
+/** Whole days since the strict audit completed (0 for a date ahead of the clock), or null without one. */
+function auditAgeDays(completedAt: string | null, now: Date): number | null {
+  return completedAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(completedAt)) / DAY_MS));
+}
+
 function round(share: number): number {
   return Math.round(share * 10_000) / 10_000;
 }
@@ -92,9 +97,7 @@ export type ReadinessEvaluator = (inputs: ReadinessInputs, revision: string, now
 export function createReadinessEvaluator(infrastructure: Infrastructure): ReadinessEvaluator {
   let remembered: { key: string; before: string; after: string } | undefined;
   return (inputs, revision, now) => {
-    const completedAt = inputs.strictAudit.completedAt;
-    const ageDays = completedAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(completedAt)) / DAY_MS));
-    const key = `${revision}\u0000${ageDays}`;
+    const key = `${revision}\u0000${auditAgeDays(inputs.strictAudit.completedAt, now)}`;
     if (remembered?.key !== key) {
       const text = evaluateReadiness(inputs, infrastructure, revision, now);
       // `checkedAt` is the third member of the top-level object, so its first occurrence is the one.

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../../gateway/app.ts';
+import { createRequestListener } from '../../gateway/app.ts';
 import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
 import { MemoryRateLimiter } from '../../gateway/limits/memory-rate-limiter.ts';
 import { DEFAULT_LIMITS } from '../../gateway/limits/limit-table.ts';
@@ -88,18 +88,22 @@ describe('deprecation headers', () => {
   let url: string;
   before(async () => {
     const snapshots = new SnapshotHolder(openSnapshot(buildTestSnapshot()));
-    const app = createApp({
+    const listener = createRequestListener({
       snapshots,
-      lookupKey: () => ({ kind: 'missing' }),
+      lookupKey: (raw) => (raw === 'valid' ? { kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never } : { kind: 'missing' }),
       limiter: new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: Date.now }),
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
       cursorSecret: Buffer.from('test-secret-for-deprecation-0001'),
       log: createGatewayLogger({ level: 'silent' }),
-      deprecations: new Map([['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }]]),
+      deprecations: new Map([
+        ['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }],
+        // A program route the fast path would answer: it must leave a deprecated route to the Koa chain.
+        ['/api/programs/:city/:programId', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/programs/{city}/{programId}' }],
+      ]),
     });
-    server = createServer(app.callback());
+    server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -113,6 +117,16 @@ describe('deprecation headers', () => {
     const current = await fetch(`${url}/api/dataset/export-schema`);
     assert.equal(current.headers.get('deprecation'), null);
     assert.equal(current.headers.get('sunset'), null);
+  });
+
+  it('sends them on a deprecated licensed program route too, and not on its sibling routes', async () => {
+    const deprecated = await fetch(`${url}/api/programs/alpha/a-roof`, { headers: { 'X-Api-Key': 'valid' } });
+    assert.equal(deprecated.status, 200);
+    assert.equal(deprecated.headers.get('deprecation'), `@${Date.parse('2026-11-01T00:00:00Z') / 1000}`);
+    assert.equal(deprecated.headers.get('link'), '</api/v2/programs/{city}/{programId}>; rel="successor-version"');
+    const current = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': 'valid' } });
+    assert.equal(current.status, 200);
+    assert.equal(current.headers.get('deprecation'), null);
   });
 });
 
