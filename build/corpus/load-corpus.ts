@@ -51,8 +51,9 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     // An optional file that does not exist is an empty list, not a problem.
     if (!required && problems.length === before + 1 && problems[before]?.message === 'file is missing') problems.pop();
     const rows: T[] = [];
-    for (const { value, line } of parsed) {
+    for (const { value, line, canonical } of parsed) {
       onAny?.(value as Record<string, unknown>);
+      if (!canonical) continue;
       const failures = describeFailures(validate, value);
       for (const failure of failures) problems.push({ file, line, path: failure.path, message: failure.message });
       if (failures.length === 0) {
@@ -95,7 +96,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
       const { absolute, file } = at(relative);
       const ids = new Set<string>();
       programIds.set(slug, ids);
-      for (const { value, line } of readNdjson(absolute, file, problems)) {
+      for (const { value, line, canonical } of readNdjson(absolute, file, problems)) {
         const id = (value as { id?: unknown }).id;
         const own = typeof id === 'string' ? (correctionsByRecord.get(recordKey(slug, id)) ?? []) : [];
         // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).
@@ -103,7 +104,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
           if (ids.has(id)) problems.push({ file, line, path: '$.id', message: `duplicate program id ${JSON.stringify(id)} in this city` });
           ids.add(id);
         }
-        if (checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
+        if (canonical && checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
       }
     };
     readProgramFile(NATIONAL_SLUG, 'national.ndjson', national);
