@@ -10,6 +10,8 @@ import {
 } from './corpus-schemas.ts';
 import type { Corpus, Correction, Manifest, ProgramRow, ReportArtifact, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from './corpus-types.ts';
+import { API_VERSION } from '../contract/api-version.ts';
+import { checkContractVersion } from './check-contract-version.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
@@ -65,6 +67,10 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   };
 
   const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema));
+  if (manifest) {
+    const lineOf = documentLines.get('manifest.json') ?? (() => 0);
+    checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, problems);
+  }
   const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema));
   // A city row with a bad field still names its city: keep its slug so one typo does not cascade into
   // "no city" problems in every file that refers to it.

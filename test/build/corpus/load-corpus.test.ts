@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { API_VERSION } from '../../../build/contract/api-version.ts';
 import { CorpusInvalidError, formatProblem, type CorpusProblem } from '../../../build/corpus/corpus-problem.ts';
 import { MAX_JSON_DEPTH } from '../../../build/corpus/find-json-violations.ts';
 import { loadCorpus, readCityPrograms } from '../../../build/corpus/load-corpus.ts';
@@ -173,6 +174,8 @@ const uncanonical: PlantedFault[] = [
     plant: (root) => prependBytes(join(root, 'programs/pittsburgh.ndjson'), BYTE_ORDER_MARK) },
   { what: 'a byte-order mark in manifest.json', file: 'manifest.json', line: 1, path: '$', message: /^byte-order mark at start of file/,
     plant: (root) => prependBytes(join(root, 'manifest.json'), BYTE_ORDER_MARK) },
+  { what: 'a contract version this code does not serve', file: 'manifest.json', line: 3, path: '$.contractVersion', message: new RegExp(`^is "1\\.5\\.0", but this code serves contract version "${API_VERSION.replace(/\./g, '\\.')}"`),
+    plant: (root) => replaceText(join(root, 'manifest.json'), `"contractVersion": "${API_VERSION}"`, '"contractVersion": "1.5.0"') },
 ];
 
 describe('loadCorpus', () => {
