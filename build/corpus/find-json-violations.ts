@@ -61,7 +61,7 @@ export function findJsonViolations(text: string): JsonViolation[] {
       onLiteralValue(value: unknown, offset, length, line, _column, pathOf) {
         if (typeof value === 'number' && !Number.isFinite(value)) {
           const written = text.slice(offset, Math.min(offset + length, offset + 40)) + (length > 40 ? '…' : '');
-          violations.push({ line, path: formatJsonPath(pathOf()), message: `number ${written} is outside the range of a double (a finite IEEE 754 number)` });
+          violations.push({ line, path: formatJsonPath(pathOf()), message: `number ${written} is beyond the range of an IEEE 754 double (it would read as infinite)` });
         } else if (typeof value === 'string') {
           const lone = LONE_SURROGATE.exec(value);
           if (lone) violations.push({ line, path: formatJsonPath(pathOf()), message: `string holds a lone surrogate ${escapeUnit(lone[0])} (not Unicode text)` });
