@@ -64,21 +64,30 @@ function replaceText(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-/** Copies `source` to a scratch folder named `corpus`, plants into it, and returns every problem loadCorpus reports. */
-function loadPlanted(source: string, plant: (root: string) => void): readonly CorpusProblem[] {
+/** Copies `source` to a scratch folder named `corpus`, plants into it, and hands it to `use`; removes it after. */
+function inPlantedCopy<T>(source: string, plant: (root: string) => void, use: (root: string) => T): T {
   const scratch = mkdtempSync(join(tmpdir(), 'hra-planted-'));
   try {
     const root = join(scratch, 'corpus');
     cpSync(source, root, { recursive: true });
     plant(root);
-    loadCorpus(root);
-    return [];
-  } catch (error) {
-    if (!(error instanceof CorpusInvalidError)) throw error;
-    return error.problems;
+    return use(root);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Every problem loadCorpus reports for a planted copy of `source`. */
+function loadPlanted(source: string, plant: (root: string) => void): readonly CorpusProblem[] {
+  return inPlantedCopy(source, plant, (root) => {
+    try {
+      loadCorpus(root);
+      return [];
+    } catch (error) {
+      if (!(error instanceof CorpusInvalidError)) throw error;
+      return error.problems;
+    }
+  });
 }
 
 function rowAt(file: string, line: number): Record<string, unknown> {
@@ -242,16 +251,8 @@ describe('loadCorpus', () => {
   });
 
   it('hashes escaped and literal spellings of the same text alike, as RFC 8785 decodes both', () => {
-    const revisionOf = (plant: (root: string) => void) => {
-      const scratch = mkdtempSync(join(tmpdir(), 'hra-spelling-'));
-      try {
-        cpSync('test/fixtures/mini-corpus', join(scratch, 'corpus'), { recursive: true });
-        plant(join(scratch, 'corpus'));
-        return computeRevision(loadCorpus(join(scratch, 'corpus'))).revision;
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
-    };
+    const revisionOf = (plant: (root: string) => void) =>
+      inPlantedCopy('test/fixtures/mini-corpus', plant, (root) => computeRevision(loadCorpus(root)).revision);
     const file = (root: string) => join(root, 'programs/alpha.ndjson');
     const literal = revisionOf((root) => appendMembers(file(root), 2, '"note": "Ñandú 😀 a:b", "n": 1.50'));
     const escaped = revisionOf((root) => appendMembers(file(root), 2, '"note": "\\u00d1and\\u00FA \\ud83d\\ude00 a\\u003ab", "n": 15e-1'));
