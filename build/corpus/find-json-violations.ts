@@ -60,7 +60,7 @@ export function findJsonViolations(text: string): JsonViolation[] {
       },
       onLiteralValue(value: unknown, offset, length, line, _column, pathOf) {
         if (typeof value === 'number' && !Number.isFinite(value)) {
-          const written = text.slice(offset, Math.min(offset + length, offset + 40)) + (length > 40 ? '…' : '');
+          const written = text.slice(offset, offset + Math.min(length, 40)) + (length > 40 ? '…' : '');
           violations.push({ line, path: formatJsonPath(pathOf()), message: `number ${written} is beyond the range of an IEEE 754 double (it would read as infinite)` });
         } else if (typeof value === 'string') {
           const lone = LONE_SURROGATE.exec(value);

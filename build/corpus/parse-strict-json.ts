@@ -15,7 +15,10 @@ export interface StrictJson {
 // A count the cheap check cannot vouch for; the full scan decides.
 const UNSURE = -1;
 
-/** Parses `text` as one JSON value; any violation means the value must not be used as it stands. */
+/**
+ * Parses `text` as one JSON value; any violation means the value must not be used as it stands. The text must
+ * come from strict UTF-8 decoding (decodeCorpusText), which cannot yield a surrogate outside an escape.
+ */
 export function parseStrictJson(text: string): StrictJson {
   let value: unknown;
   try {

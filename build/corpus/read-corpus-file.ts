@@ -27,8 +27,9 @@ export interface ParsedDocument {
 }
 
 /**
- * Parses an NDJSON file: one JSON value per line. A blank line, a line that is not JSON, or a value
- * that is not an object is a problem on that line; the other lines are still returned.
+ * Parses an NDJSON file: one JSON value per line. A blank line, a line that is not UTF-8 or not JSON, or a
+ * value that is not an object is a problem on that line; the other lines are still returned, those the
+ * revision could not hash (a duplicate key, ...) with their problems reported and `canonical: false`.
  */
 export function readNdjson(absolutePath: string, file: string, problems: CorpusProblem[]): ParsedLine[] {
   const decoded = readText(absolutePath, file, problems);
