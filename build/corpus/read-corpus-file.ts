@@ -39,14 +39,20 @@ export function readNdjson(absolutePath: string, file: string, problems: CorpusP
   const parsed: ParsedLine[] = [];
   lines.forEach((raw, index) => {
     const line = index + 1;
-    if (decoded.invalidLines.has(line)) return;
     const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (decoded.invalidLines.has(line)) {
+      // Already reported. Read as decoded (invalid bytes as U+FFFD) it still names its id or slug, so the
+      // fault does not cascade into "no program" problems elsewhere.
+      const { value } = parseStrictJson(source);
+      if (isJsonObject(value)) parsed.push({ value, line, canonical: false });
+      return;
+    }
     if (source.trim() === '') {
       problems.push({ file, line, path: '$', message: 'blank line (NDJSON holds one JSON object per line)' });
       return;
     }
     const { value, violations } = parseStrictJson(source);
-    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    if (value !== undefined && !isJsonObject(value)) {
       problems.push({ file, line, path: '$', message: 'must be a JSON object' });
       return;
     }
@@ -80,6 +86,10 @@ export function readJsonDocument(absolutePath: string, file: string, problems: C
       return 1;
     },
   };
+}
+
+function isJsonObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function readText(absolutePath: string, file: string, problems: CorpusProblem[]): DecodedText | undefined {

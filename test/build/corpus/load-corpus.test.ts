@@ -169,8 +169,9 @@ const uncanonical: PlantedFault[] = [
     plant: (root) => editLine(join(root, 'programs/houston.ndjson'), 2, (row) => { row.description = 'roof \ud800 repair'; }) },
   { what: 'a lone surrogate in a key', file: 'programs/houston.ndjson', line: 3, path: '$["\\udc00note"]', message: /^key holds a lone surrogate \\udc00/,
     plant: (root) => editLine(join(root, 'programs/houston.ndjson'), 3, (row) => { row['\udc00note'] = 'kept'; }) },
-  { what: 'bytes that are not UTF-8 in a program row', file: 'programs/atlanta.ndjson', line: 5, path: '$', message: /^holds bytes that are not UTF-8/,
-    plant: (root) => replaceWithBytes(join(root, 'programs/atlanta.ndjson'), 5, '"name": "', [0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x20, 0x22, 0xe9]) },
+  // A reviewed row: its id must still count as known, or the review would be reported too.
+  { what: 'bytes that are not UTF-8 in a program row', file: 'programs/atlanta.ndjson', line: 4, path: '$', message: /^holds bytes that are not UTF-8/,
+    plant: (root) => replaceWithBytes(join(root, 'programs/atlanta.ndjson'), 4, '"name": "', [0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x20, 0x22, 0xe9]) },
   { what: 'bytes that are not UTF-8 in manifest.json', file: 'manifest.json', line: 2, path: '$', message: /^holds bytes that are not UTF-8/,
     plant: (root) => replaceWithBytes(join(root, 'manifest.json'), 2, 'demo', [0x64, 0xe9, 0x6d, 0x6f]) },
   { what: 'a number beyond the double range in an unknown key', file: 'programs/detroit.ndjson', line: 2, path: '$.note', message: /^number 1E400 is beyond the range of an IEEE 754 double/,
