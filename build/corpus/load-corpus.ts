@@ -10,6 +10,8 @@ import {
 } from './corpus-schemas.ts';
 import type { Corpus, Correction, Manifest, ProgramRow, ReportArtifact, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from './corpus-types.ts';
+import { API_VERSION } from '../contract/api-version.ts';
+import { checkContractVersion } from './check-contract-version.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
@@ -51,8 +53,9 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     // An optional file that does not exist is an empty list, not a problem.
     if (!required && problems.length === before + 1 && problems[before]?.message === 'file is missing') problems.pop();
     const rows: T[] = [];
-    for (const { value, line } of parsed) {
+    for (const { value, line, canonical } of parsed) {
       onAny?.(value as Record<string, unknown>);
+      if (!canonical) continue;
       const failures = describeFailures(validate, value);
       for (const failure of failures) problems.push({ file, line, path: failure.path, message: failure.message });
       if (failures.length === 0) {
@@ -64,6 +67,10 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   };
 
   const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema));
+  if (manifest) {
+    const lineOf = documentLines.get('manifest.json') ?? (() => 0);
+    checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, problems);
+  }
   const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema));
   // A city row with a bad field still names its city: keep its slug so one typo does not cascade into
   // "no city" problems in every file that refers to it.
@@ -95,7 +102,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
       const { absolute, file } = at(relative);
       const ids = new Set<string>();
       programIds.set(slug, ids);
-      for (const { value, line } of readNdjson(absolute, file, problems)) {
+      for (const { value, line, canonical } of readNdjson(absolute, file, problems)) {
         const id = (value as { id?: unknown }).id;
         const own = typeof id === 'string' ? (correctionsByRecord.get(recordKey(slug, id)) ?? []) : [];
         // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).
@@ -103,7 +110,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
           if (ids.has(id)) problems.push({ file, line, path: '$.id', message: `duplicate program id ${JSON.stringify(id)} in this city` });
           ids.add(id);
         }
-        if (checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
+        if (canonical && checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
       }
     };
     readProgramFile(NATIONAL_SLUG, 'national.ndjson', national);

@@ -1,13 +1,23 @@
-/** Reads corpus files into parsed values with their line numbers, reporting unreadable input as problems. */
+/**
+ * Reads corpus files into parsed values with their line numbers, reporting unreadable input, and input the
+ * revision could not hash reproducibly (parseStrictJson), as problems.
+ */
 import { readFileSync } from 'node:fs';
-import { findNodeAtLocation, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { findNodeAtLocation, type Node, parseTree } from 'jsonc-parser';
 import type { CorpusProblem } from './corpus-problem.ts';
+import { decodeCorpusText, type DecodedText } from './decode-corpus-text.ts';
 import { fromInstancePath } from './json-path.ts';
+import { parseStrictJson } from './parse-strict-json.ts';
 
 /** One NDJSON line, parsed. */
 export interface ParsedLine {
   value: unknown;
   line: number;
+  /**
+   * False when the line parsed but has no RFC 8785 form (a duplicate key, a lone surrogate, ...). That is
+   * already reported; the value serves only to know which ids and slugs exist, so one fault does not cascade.
+   */
+  canonical: boolean;
 }
 
 /** A parsed JSON document that can say on which line a JSON path begins. */
@@ -17,52 +27,56 @@ export interface ParsedDocument {
 }
 
 /**
- * Parses an NDJSON file: one JSON value per line. A blank line, a line that is not JSON, or a value
- * that is not an object is a problem on that line; the other lines are still returned.
+ * Parses an NDJSON file: one JSON value per line. A blank line, a line that is not UTF-8 or not JSON, or a
+ * value that is not an object is a problem on that line; the other lines are still returned, those the
+ * revision could not hash (a duplicate key, ...) with their problems reported and `canonical: false`.
  */
 export function readNdjson(absolutePath: string, file: string, problems: CorpusProblem[]): ParsedLine[] {
-  const text = readText(absolutePath, file, problems);
-  if (text === undefined) return [];
-  const lines = text.split('\n');
+  const decoded = readText(absolutePath, file, problems);
+  if (decoded === undefined) return [];
+  const lines = decoded.text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const parsed: ParsedLine[] = [];
   lines.forEach((raw, index) => {
     const line = index + 1;
     const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (decoded.invalidLines.has(line)) {
+      // Already reported. Read as decoded (invalid bytes as U+FFFD) it still names its id or slug, so the
+      // fault does not cascade into "no program" problems elsewhere.
+      const { value } = parseStrictJson(source);
+      if (isJsonObject(value)) parsed.push({ value, line, canonical: false });
+      return;
+    }
     if (source.trim() === '') {
       problems.push({ file, line, path: '$', message: 'blank line (NDJSON holds one JSON object per line)' });
       return;
     }
-    try {
-      const value: unknown = JSON.parse(source);
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        problems.push({ file, line, path: '$', message: 'must be a JSON object' });
-        return;
-      }
-      parsed.push({ value, line });
-    } catch (error) {
-      problems.push({ file, line, path: '$', message: `not valid JSON (${(error as Error).message})` });
+    const { value, violations } = parseStrictJson(source);
+    if (value !== undefined && !isJsonObject(value)) {
+      problems.push({ file, line, path: '$', message: 'must be a JSON object' });
+      return;
     }
+    for (const violation of violations) problems.push({ file, line, path: violation.path, message: violation.message });
+    if (value !== undefined) parsed.push({ value, line, canonical: violations.length === 0 });
   });
   return parsed;
 }
 
-/** Parses a JSON document, keeping a syntax tree so schema failures can name their line. */
+/** Parses a JSON document; its syntax tree, built only when a schema failure needs a line, locates paths. */
 export function readJsonDocument(absolutePath: string, file: string, problems: CorpusProblem[]): ParsedDocument | undefined {
-  const text = readText(absolutePath, file, problems);
-  if (text === undefined) return undefined;
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const firstError = errors[0];
-  if (firstError || !tree) {
-    const line = firstError ? lineAt(text, firstError.offset) : 1;
-    const reason = firstError ? printParseErrorCode(firstError.error) : 'empty document';
-    problems.push({ file, line, path: '$', message: `not valid JSON (${reason})` });
-    return undefined;
-  }
+  const decoded = readText(absolutePath, file, problems);
+  if (decoded === undefined || decoded.invalidLines.size > 0) return undefined;
+  const { text } = decoded;
+  const { value, violations } = parseStrictJson(text);
+  for (const violation of violations) problems.push({ file, line: violation.line + 1, path: violation.path, message: violation.message });
+  if (violations.length > 0) return undefined;
+  let tree: Node | undefined;
   return {
-    value: JSON.parse(text) as unknown,
+    value,
     lineOf(instancePath) {
+      // The nesting bound parseStrictJson enforced keeps jsonc-parser's recursive parser within the stack.
+      tree ??= parseTree(text, [], { allowTrailingComma: false, disallowComments: true });
+      if (!tree) return 1;
       // Walk up to the nearest existing node: a missing property is reported where its parent begins.
       const keys = fromInstancePath(instancePath);
       for (let depth = keys.length; depth >= 0; depth -= 1) {
@@ -74,15 +88,21 @@ export function readJsonDocument(absolutePath: string, file: string, problems: C
   };
 }
 
-function readText(absolutePath: string, file: string, problems: CorpusProblem[]): string | undefined {
+function isJsonObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function readText(absolutePath: string, file: string, problems: CorpusProblem[]): DecodedText | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(absolutePath, 'utf8');
+    bytes = readFileSync(absolutePath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = code === 'ENOENT' ? 'file is missing' : `cannot be read (${code ?? (error as Error).message})`;
     problems.push({ file, line: 0, path: '$', message });
     return undefined;
   }
+  return decodeCorpusText(bytes, file, problems);
 }
 
 function lineAt(text: string, offset: number): number {

@@ -1,11 +1,19 @@
-/** The corpus loader: the demo corpus is clean, and a copy with 20 planted faults reports exactly those 20. */
+/**
+ * The corpus loader: the demo corpus is clean, a copy with 20 planted faults reports exactly those 20, and
+ * each input the revision could not hash reproducibly is refused alone, at its file, line and path.
+ */
 import * as assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { API_VERSION } from '../../../build/contract/api-version.ts';
 import { CorpusInvalidError, formatProblem, type CorpusProblem } from '../../../build/corpus/corpus-problem.ts';
+import { MAX_JSON_DEPTH } from '../../../build/corpus/find-json-violations.ts';
 import { loadCorpus, readCityPrograms } from '../../../build/corpus/load-corpus.ts';
+import { computeRevision } from '../../../build/revision/compute-revision.ts';
+import { jsonTextModel } from './json-text-model.ts';
 
 /** Rewrites line `line` (1-based) of an NDJSON file through `edit`, or replaces it with raw text. */
 function editLine(file: string, line: number, edit: ((row: Record<string, unknown>) => void) | string): void {
@@ -25,6 +33,61 @@ function insertLine(file: string, line: number, text: string): void {
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.splice(line - 1, 0, text);
   writeFileSync(file, lines.join('\n'));
+}
+
+/** Adds raw members (`"k": v`) at the end of the JSON object on line `line`, keeping the text as written. */
+function appendMembers(file: string, line: number, members: string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines[line - 1] = (lines[line - 1] ?? '').replace(/}\s*$/, `, ${members}}`);
+  writeFileSync(file, lines.join('\n'));
+}
+
+/** Replaces the first `text` on line `line` (1-based) with raw bytes, which need not be UTF-8. */
+function replaceWithBytes(file: string, line: number, text: string, bytes: number[]): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const target = lines[line - 1] ?? '';
+  const at = target.indexOf(text);
+  assert.ok(at >= 0, `${text} is not on line ${line} of ${file}`);
+  const parts = lines.map((content, index) => (index === line - 1
+    ? Buffer.concat([Buffer.from(content.slice(0, at)), Buffer.from(bytes), Buffer.from(content.slice(at + text.length))])
+    : Buffer.from(content)));
+  writeFileSync(file, Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [Buffer.from('\n'), part]))));
+}
+
+function prependBytes(file: string, bytes: number[]): void {
+  writeFileSync(file, Buffer.concat([Buffer.from(bytes), readFileSync(file)]));
+}
+
+function replaceText(file: string, from: string, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.includes(from), `${from} is not in ${file}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+/** Copies `source` to a scratch folder named `corpus`, plants into it, and hands it to `use`; removes it after. */
+function inPlantedCopy<T>(source: string, plant: (root: string) => void, use: (root: string) => T): T {
+  const scratch = mkdtempSync(join(tmpdir(), 'hra-planted-'));
+  try {
+    const root = join(scratch, 'corpus');
+    cpSync(source, root, { recursive: true });
+    plant(root);
+    return use(root);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Every problem loadCorpus reports for a planted copy of `source`. */
+function loadPlanted(source: string, plant: (root: string) => void): readonly CorpusProblem[] {
+  return inPlantedCopy(source, plant, (root) => {
+    try {
+      loadCorpus(root);
+      return [];
+    } catch (error) {
+      if (!(error instanceof CorpusInvalidError)) throw error;
+      return error.problems;
+    }
+  });
 }
 
 function rowAt(file: string, line: number): Record<string, unknown> {
@@ -86,6 +149,45 @@ const faults: PlantedFault[] = [
     } },
 ];
 
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+
+/** Input RFC 8785 cannot canonicalize (or that this code does not serve), each planted alone in a copy of the demo corpus. */
+const uncanonical: PlantedFault[] = [
+  { what: 'a duplicate key in a program row', file: 'programs/detroit.ndjson', line: 4, path: '$.id', message: /^duplicate key "id"/,
+    plant: (root) => appendMembers(join(root, 'programs/detroit.ndjson'), 4, '"id": "det-shadow"') },
+  { what: 'a duplicate key deep inside a program row', file: 'programs/chicago.ndjson', line: 3, path: '$.notes.source.page', message: /^duplicate key "page"/,
+    plant: (root) => appendMembers(join(root, 'programs/chicago.ndjson'), 3, '"notes": {"source": {"page": 1, "page": 2}}') },
+  { what: 'an invalid value hidden behind a later duplicate', file: 'programs/denver.ndjson', line: 2, path: '$.fundingStatus', message: /^duplicate key "fundingStatus"/,
+    plant: (root) => editLine(join(root, 'programs/denver.ndjson'), 2, `{"fundingStatus": "open", ${readFileSync(join(root, 'programs/denver.ndjson'), 'utf8').split('\n')[1]?.slice(1)}`) },
+  { what: 'a duplicate key in manifest.json', file: 'manifest.json', line: 3, path: '$.dataset', message: /^duplicate key "dataset"/,
+    plant: (root) => insertLine(join(root, 'manifest.json'), 3, '  "dataset": "shadow-dataset",') },
+  { what: 'a duplicate key in vocabularies.json', file: 'vocabularies.json', line: 66, path: '$.projectAliases.hvac', message: /^duplicate key "hvac"/,
+    plant: (root) => insertLine(join(root, 'vocabularies.json'), 66, '    "hvac": "electrical",') },
+  { what: 'a duplicate key in a report record', file: 'reports/fact-audit-latest.json', line: 28, path: '$.records[0].field', message: /^duplicate key "field"/,
+    plant: (root) => insertLine(join(root, 'reports/fact-audit-latest.json'), 28, '      "field": "url",') },
+  { what: 'a lone surrogate in a value', file: 'programs/houston.ndjson', line: 2, path: '$.description', message: /^string holds a lone surrogate \\ud800/,
+    plant: (root) => editLine(join(root, 'programs/houston.ndjson'), 2, (row) => { row.description = 'roof \ud800 repair'; }) },
+  { what: 'a lone surrogate in a key', file: 'programs/houston.ndjson', line: 3, path: '$["\\udc00note"]', message: /^key holds a lone surrogate \\udc00/,
+    plant: (root) => editLine(join(root, 'programs/houston.ndjson'), 3, (row) => { row['\udc00note'] = 'kept'; }) },
+  // A reviewed row: its id must still count as known, or the review would be reported too.
+  { what: 'bytes that are not UTF-8 in a program row', file: 'programs/atlanta.ndjson', line: 4, path: '$', message: /^holds bytes that are not UTF-8/,
+    plant: (root) => replaceWithBytes(join(root, 'programs/atlanta.ndjson'), 4, '"name": "', [0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x20, 0x22, 0xe9]) },
+  { what: 'bytes that are not UTF-8 in manifest.json', file: 'manifest.json', line: 2, path: '$', message: /^holds bytes that are not UTF-8/,
+    plant: (root) => replaceWithBytes(join(root, 'manifest.json'), 2, 'demo', [0x64, 0xe9, 0x6d, 0x6f]) },
+  { what: 'a number beyond the double range in an unknown key', file: 'programs/detroit.ndjson', line: 2, path: '$.note', message: /^number 1E400 is beyond the range of an IEEE 754 double/,
+    plant: (root) => appendMembers(join(root, 'programs/detroit.ndjson'), 2, '"note": 1E400') },
+  { what: 'a negative number beyond the double range, nested', file: 'programs/detroit.ndjson', line: 5, path: '$.extra[1]', message: /^number -1e999 is beyond the range of an IEEE 754 double/,
+    plant: (root) => appendMembers(join(root, 'programs/detroit.ndjson'), 5, '"extra": [1, -1e999]') },
+  { what: 'nesting deeper than the canonical encoder can follow', file: 'programs/cleveland.ndjson', line: 2, path: `$.deep${'[0]'.repeat(MAX_JSON_DEPTH - 1)}`, message: /^nests deeper than 64 levels/,
+    plant: (root) => appendMembers(join(root, 'programs/cleveland.ndjson'), 2, `"deep": ${'['.repeat(6_000)}${']'.repeat(6_000)}`) },
+  { what: 'a byte-order mark in a program file', file: 'programs/pittsburgh.ndjson', line: 1, path: '$', message: /^byte-order mark at start of file/,
+    plant: (root) => prependBytes(join(root, 'programs/pittsburgh.ndjson'), BYTE_ORDER_MARK) },
+  { what: 'a byte-order mark in manifest.json', file: 'manifest.json', line: 1, path: '$', message: /^byte-order mark at start of file/,
+    plant: (root) => prependBytes(join(root, 'manifest.json'), BYTE_ORDER_MARK) },
+  { what: 'a contract version this code does not serve', file: 'manifest.json', line: 3, path: '$.contractVersion', message: new RegExp(`^is "1\\.5\\.0", but this code serves contract version "${API_VERSION.replace(/\./g, '\\.')}"`),
+    plant: (root) => replaceText(join(root, 'manifest.json'), `"contractVersion": "${API_VERSION}"`, '"contractVersion": "1.5.0"') },
+];
+
 describe('loadCorpus', () => {
   it('loads the demo corpus with zero problems', () => {
     const corpus = loadCorpus('corpus');
@@ -132,6 +234,62 @@ describe('loadCorpus', () => {
         assert.match(found.message, fault.message);
         assert.match(formatProblem(found), new RegExp(`^corpus/${fault.file.replace(/[.]/g, '\\.')}:${fault.line} `));
       });
+    }
+  });
+
+  describe('refuses, alone, each input the revision could not hash reproducibly', () => {
+    for (const fault of uncanonical) {
+      it(`reports ${fault.what} at ${fault.file}:${fault.line} ${fault.path.length > 40 ? `${fault.path.slice(0, 40)}…` : fault.path}`, () => {
+        const problems = loadPlanted('corpus', fault.plant);
+        assert.equal(problems.length, 1, problems.map(formatProblem).join('\n'));
+        const [found] = problems;
+        assert.equal(found?.file, `corpus/${fault.file}`);
+        assert.equal(found?.line, fault.line);
+        assert.equal(found?.path, fault.path);
+        assert.match(found?.message ?? '', fault.message);
+      });
+    }
+  });
+
+  it('hashes escaped and literal spellings of the same text alike, as RFC 8785 decodes both', () => {
+    const revisionOf = (plant: (root: string) => void) =>
+      inPlantedCopy('test/fixtures/mini-corpus', plant, (root) => computeRevision(loadCorpus(root)).revision);
+    const file = (root: string) => join(root, 'programs/alpha.ndjson');
+    const literal = revisionOf((root) => appendMembers(file(root), 2, '"note": "Ñandú 😀 a:b", "n": 1.50'));
+    const escaped = revisionOf((root) => appendMembers(file(root), 2, '"note": "\\u00d1and\\u00FA \\ud83d\\ude00 a\\u003ab", "n": 15e-1'));
+    assert.equal(escaped, literal);
+  });
+
+  it('either refuses a value, exactly when RFC 8785 has no form for it, or digests it (validate never passes what digest cannot hash)', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'hra-any-json-'));
+    const root = join(scratch, 'corpus');
+    cpSync('test/fixtures/mini-corpus', root, { recursive: true });
+    const programs = join(root, 'programs/alpha.ndjson');
+    const report = join(root, 'reports/fact-audit-latest.json');
+    const pristine = { programs: readFileSync(programs, 'utf8'), report: readFileSync(report, 'utf8') };
+    try {
+      fc.assert(fc.property(jsonTextModel, fc.boolean(), (model, inReport) => {
+        writeFileSync(programs, pristine.programs);
+        writeFileSync(report, pristine.report);
+        // In a row the value sits at level 2; in the report, under "manifest" (level 2) and "extra" (level 3).
+        if (inReport) replaceText(report, '"method": "fixture",', `"method": "fixture", "extra": ${model.text},`);
+        else appendMembers(programs, 2, `"extra": ${model.text}`);
+        const canonical = model.canonical && (inReport ? 2 : 1) + model.depth <= MAX_JSON_DEPTH;
+        let corpus;
+        try {
+          corpus = loadCorpus(root);
+        } catch (error) {
+          assert.ok(error instanceof CorpusInvalidError, String(error));
+          assert.ok(!canonical, `refused ${model.text}: ${error.message}`);
+          const where = inReport ? 'corpus/reports/fact-audit-latest.json:6 $.manifest.extra' : 'corpus/programs/alpha.ndjson:2 $.extra';
+          for (const problem of error.problems) assert.ok(formatProblem(problem).startsWith(where), formatProblem(problem));
+          return;
+        }
+        assert.ok(canonical, `accepted ${model.text}`);
+        assert.match(computeRevision(corpus).revision, /^gm1-[a-f0-9]{64}$/);
+      }), { numRuns: 150 });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 
