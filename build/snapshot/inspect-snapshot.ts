@@ -8,7 +8,8 @@ export type CheckResult = { check: string; ok: true } | { check: string; ok: fal
 
 /**
  * Runs the structural checks on an open database: `format` (application id, format name, and a version
- * among `formatVersions`, by default only the current one) then, with `deep`, `integrity` (SQLite's own check) and `content` (the recorded content digest).
+ * among `formatVersions`, by default only the current one) then, with `deep`, `integrity` (SQLite's own
+ * check) and `content` (the recorded content digest).
  */
 export function inspectSnapshot(db: Database.Database, options: { deep: boolean; formatVersions?: readonly number[] }): CheckResult[] {
   const versions = options.formatVersions ?? [SNAPSHOT_FORMAT_VERSION];

@@ -1,7 +1,7 @@
 /**
  * The 16 KiB bound of the request line and headers, counted as a client sends them. Node's
  * `maxHeaderSize` counts only the bytes of names, values and the target, not the `: ` and CRLF of each
- * line, so 2,000 small headers (22,954 bytes on the wire) passed it; this wrapper measures the block the
+ * line, so 2,000 small headers (about 23 KB on the wire) passed it; this wrapper measures the block the
  * way the README states the limit and answers 431 before the fast path or Koa sees the request.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
