@@ -7,6 +7,15 @@
  * Ahead of it all, createRequestListener puts the fast path for the licensed program routes
  * (gateway/fast-path), which declines to Koa every request it does not answer in full.
  * Neither ever listens; gateway/start-gateway.ts does.
+ *
+ * Query strings are read by one parser, http/parse-query.ts, never by Koa's `ctx.query` (quadratic in
+ * repeated names). Its first step counts parameters and stops at the first past MAX_QUERY_PARAMETERS,
+ * so a parse costs at most a bounded scan plus decoding the 32 parameters it accepts. The order keeps
+ * both the spec's 400 and "nothing costly before metering": route handlers parse after the rate limit
+ * (a spent key gets its 429 unparsed; a query past the bound gets a 400 counted against the key, with
+ * rate-limit headers); only the fast path's filter read and a trial key's change-feed scope check parse
+ * before the meter, bounded the same way, and their refusals are metered too (by Koa after the fast path
+ * declines, or per client address by licensedAccess).
  */
 import type { RequestListener } from 'node:http';
 import Router from '@koa/router';

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './app.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
+import { refuseLargeHeaderBlocks } from './http/refuse-large-header-blocks.ts';
 import { openKeyStore, type KeyStore } from './keys/key-store.ts';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
@@ -104,7 +105,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     cacheBytes: config.cacheBytes,
   }, { fastPath: options.fastPath });
 
-  const server = createServer(SERVER_LIMITS, listener);
+  const server = createServer(SERVER_LIMITS, refuseLargeHeaderBlocks(listener));
   hardenServer(server, log);
   const drain = trackServerDrain(server);
   await new Promise<void>((resolve, reject) => {

@@ -144,9 +144,9 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
   let city: string;
   let recordId: string;
   try {
-    const largest = db.prepare("SELECT city, count(*) AS served FROM programs WHERE withheld = 'served' AND city <> 'national' GROUP BY city ORDER BY served DESC, city LIMIT 1").get() as { city: string };
+    const largest = db.prepare("SELECT city, count(*) AS served FROM programs WHERE city <> 'national' GROUP BY city ORDER BY served DESC, city LIMIT 1").get() as { city: string };
     city = largest.city;
-    recordId = (db.prepare("SELECT id FROM programs WHERE city = ? AND withheld = 'served' ORDER BY ord LIMIT 1").get(city) as { id: string }).id;
+    recordId = (db.prepare('SELECT id FROM programs WHERE city = ? ORDER BY ord LIMIT 1').get(city) as { id: string }).id;
   } finally {
     db.close();
   }

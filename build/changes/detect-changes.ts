@@ -21,11 +21,11 @@ export function detectChanges(
   corpus: Corpus,
   onProgress: (message: string) => void = () => {},
 ): DetectedChange[] {
-  const previousCities = (previous.prepare('SELECT DISTINCT city FROM programs WHERE city <> ? ORDER BY city')
-    .pluck().all(NATIONAL_SLUG) as string[]);
+  const stored = previousRecordQueries(previous);
+  const previousCities = previous.prepare(stored.cities).pluck().all({ national: NATIONAL_SLUG }) as string[];
   const liveNow = new Set(liveCitySlugs(corpus));
   const knownCities = new Set(corpus.cities.map((city) => city.slug));
-  const selectPrevious = previous.prepare('SELECT id, body FROM programs WHERE city = ?');
+  const selectPrevious = previous.prepare(stored.records);
   const derive = createRecordDeriver(corpus);
   const changes: DetectedChange[] = [];
   let compared = 0;
@@ -35,7 +35,7 @@ export function detectChanges(
       continue;
     }
     const before = new Map<string, RecordFacts>();
-    for (const row of selectPrevious.all(city) as Array<{ id: string; body: Uint8Array }>) {
+    for (const row of selectPrevious.all({ city }) as Array<{ id: string; body: Uint8Array }>) {
       before.set(row.id, readRecordFacts(row.body, `previous snapshot ${city}/${row.id}`));
     }
     const after = new Map<string, RecordFacts>();
@@ -51,4 +51,20 @@ export function detectChanges(
   }
   onProgress(`changes: compared ${compared} records, found ${changes.length} changes`);
   return changes;
+}
+
+/**
+ * The SQL reading every record (served and withheld) of the previous snapshot, by its format version:
+ * format 2 held all in `programs`; format 3 keeps withheld ones in `withheld_programs`. The city list
+ * leaves out the national layer.
+ */
+function previousRecordQueries(previous: Database.Database): { cities: string; records: string } {
+  const version = previous.prepare("SELECT value FROM meta WHERE key = 'format_version'").pluck().get();
+  if (version === '2') {
+    return { cities: 'SELECT DISTINCT city FROM programs WHERE city <> :national ORDER BY city', records: 'SELECT id, body FROM programs WHERE city = :city' };
+  }
+  return {
+    cities: 'SELECT city FROM programs WHERE city <> :national UNION SELECT city FROM withheld_programs WHERE city <> :national ORDER BY city',
+    records: 'SELECT id, body FROM programs WHERE city = :city UNION ALL SELECT id, body FROM withheld_programs WHERE city = :city',
+  };
 }

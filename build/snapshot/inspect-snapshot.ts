@@ -7,10 +7,12 @@ import { SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION } fro
 export type CheckResult = { check: string; ok: true } | { check: string; ok: false; reason: string };
 
 /**
- * Runs the structural checks on an open database: `format` (application id, format name and version)
- * then, with `deep`, `integrity` (SQLite's own check) and `content` (the recorded content digest).
+ * Runs the structural checks on an open database: `format` (application id, format name, and a version
+ * among `formatVersions`, by default only the current one) then, with `deep`, `integrity` (SQLite's own
+ * check) and `content` (the recorded content digest).
  */
-export function inspectSnapshot(db: Database.Database, options: { deep: boolean }): CheckResult[] {
+export function inspectSnapshot(db: Database.Database, options: { deep: boolean; formatVersions?: readonly number[] }): CheckResult[] {
+  const versions = options.formatVersions ?? [SNAPSHOT_FORMAT_VERSION];
   const results: CheckResult[] = [];
   const fail = (check: string, reason: string) => results.push({ check, ok: false, reason });
   try {
@@ -20,8 +22,8 @@ export function inspectSnapshot(db: Database.Database, options: { deep: boolean 
       fail('format', 'not a home-repair-api snapshot');
       return results;
     }
-    if (meta.get('format_version') !== String(SNAPSHOT_FORMAT_VERSION)) {
-      fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${SNAPSHOT_FORMAT_VERSION}`);
+    if (!versions.some((version) => meta.get('format_version') === String(version))) {
+      fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${versions.join(' or ')}`);
       return results;
     }
     results.push({ check: 'format', ok: true });

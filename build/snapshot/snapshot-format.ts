@@ -5,7 +5,13 @@
 
 /** Identifies a home-repair-api snapshot; stored in `meta.format` and as SQLite's application_id. */
 export const SNAPSHOT_FORMAT = 'hra-snapshot';
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
+/**
+ * Versions `hra changes detect` reads as its previous snapshot: the one before this layout too, so the
+ * first detection after an upgrade compares against the last published revision. Format 2 kept withheld
+ * records in `programs` with a `withheld` column; format 3 moved them to `withheld_programs`.
+ */
+export const PREVIOUS_SNAPSHOT_FORMAT_VERSIONS = [2, SNAPSHOT_FORMAT_VERSION] as const;
 /** SQLite `PRAGMA application_id` of every snapshot ("HRA1" as a big-endian integer). */
 export const SNAPSHOT_APPLICATION_ID = 0x48524131;
 
@@ -16,12 +22,19 @@ export const SNAPSHOT_TABLES = [
   'CREATE TABLE cities (slug TEXT PRIMARY KEY, ord INTEGER NOT NULL, program_count INTEGER NOT NULL, city_body BLOB NOT NULL, counts_body BLOB NOT NULL) WITHOUT ROWID',
   // A rowid table on purpose: a WITHOUT ROWID row keeps only about 1 KB on its page, so every record of
   // ~1.4 KB spilled into a nearly empty 4 KB overflow page (267 MB of pages for 79 MB of rows at 57k rows).
-  'CREATE TABLE programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, withheld TEXT NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
+  // Served records only: the detail route reads this table alone, so a withheld id misses exactly as an
+  // unknown one does (spec 4.3: the route is no oracle). `ord` is the record's place among all the
+  // city's records, served and withheld.
+  'CREATE TABLE programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
+  // Withheld records: their facets count `excludedBySafetyPolicy` in filtered collections, their bodies
+  // are what `hra changes detect` compares. `policy` says which rule withholds the row.
+  'CREATE TABLE withheld_programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, policy TEXT NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
   'CREATE TABLE changes (id INTEGER PRIMARY KEY, city TEXT NOT NULL, detected_at TEXT NOT NULL, visible INTEGER NOT NULL, body BLOB NOT NULL)',
 ] as const;
 
 export const SNAPSHOT_INDEXES = [
   'CREATE UNIQUE INDEX programs_by_city_id ON programs (city, id)',
+  'CREATE UNIQUE INDEX withheld_programs_by_city_id ON withheld_programs (city, id)',
   'CREATE INDEX changes_by_city ON changes (city, id)',
 ] as const;
 
@@ -46,14 +59,15 @@ export const DOCUMENT = {
   report: (name: string) => `report:${name}`,
 } as const;
 
-/** `programs.withheld`: `served`, or the policy that withholds the row. */
-export type WithheldValue = 'served' | 'quarantined' | 'adjacent';
+/** `withheld_programs.policy`: the policy that withholds the row. */
+export type WithholdingPolicy = 'quarantined' | 'adjacent';
 
 /** The tables whose rows the content digest covers, each read in primary-key order. */
 export const CONTENT_QUERIES = [
   "SELECT key, value FROM meta WHERE key <> 'content_digest' ORDER BY key",
   'SELECT name, body, etag FROM documents ORDER BY name',
   'SELECT slug, ord, program_count, city_body, counts_body FROM cities ORDER BY slug',
-  'SELECT city, id, ord, withheld, facets, body FROM programs ORDER BY city, id',
+  'SELECT city, id, ord, facets, body FROM programs ORDER BY city, id',
+  'SELECT city, id, ord, policy, facets, body FROM withheld_programs ORDER BY city, id',
   'SELECT id, city, detected_at, visible, body FROM changes ORDER BY id',
 ] as const;

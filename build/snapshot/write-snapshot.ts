@@ -72,7 +72,8 @@ function fill(
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     insertDocument.run(name, bytes, strongEtag(bytes));
   };
-  const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, withheld, facets, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, facets, body) VALUES (?, ?, ?, ?, ?)');
+  const insertWithheld = db.prepare('INSERT INTO withheld_programs (city, id, ord, policy, facets, body) VALUES (?, ?, ?, ?, ?, ?)');
   const insertCity = db.prepare('INSERT INTO cities (slug, ord, program_count, city_body, counts_body) VALUES (?, ?, ?, ?, ?)');
   const insertChange = db.prepare('INSERT INTO changes (id, city, detected_at, visible, body) VALUES (?, ?, ?, ?, ?)');
   const policyVersion = corpus.manifest.exclusionPolicyVersion;
@@ -87,9 +88,13 @@ function fill(
     let excluded = 0;
     records.forEach((record, ord) => {
       const body = Buffer.from(record.body, 'utf8');
-      insertProgram.run(city, record.id, ord, record.exclusion, JSON.stringify(record.facets), body);
-      if (record.exclusion === 'served') bodies.push(body);
-      else {
+      const facets = JSON.stringify(record.facets);
+      // Withheld rows go to their own table, so nothing the detail route reads holds them (spec 4.3).
+      if (record.exclusion === 'served') {
+        insertProgram.run(city, record.id, ord, facets, body);
+        bodies.push(body);
+      } else {
+        insertWithheld.run(city, record.id, ord, record.exclusion, facets, body);
         excluded += 1;
         withheld.add(recordKey(city, record.id));
       }

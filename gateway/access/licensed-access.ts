@@ -22,7 +22,8 @@ export interface AccessDependencies {
 /** The parts of a request a scope rule may read. */
 export interface ScopeContext {
   params: Record<string, string | undefined>;
-  query: Record<string, string | string[] | undefined>;
+  /** The raw query string (after `?`); a rule that reads it parses it with parseQuery, bounded. */
+  querystring: string;
   state: Pick<GatewayState, 'snapshot'>;
 }
 

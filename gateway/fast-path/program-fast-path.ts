@@ -12,13 +12,13 @@
  * metered it is the fast path's: 200, or the 429 or 503 the limiter decides, rendered by `errorResponse`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import searchParams from 'koa/lib/search-params.js';
 import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
 import { admitKey, LICENSED_RESPONSE_HEADERS, meterKey, type AccessDependencies, type ScopeRule } from '../access/licensed-access.ts';
 import { rateLimited } from '../access/access-failures.ts';
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { ApiError } from '../http/api-error.ts';
 import { errorResponse } from '../http/render-errors.ts';
+import { parseQuery } from '../http/parse-query.ts';
 import { MAX_URL_LENGTH } from '../http/reject-long-urls.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import { JSON_CONTENT_TYPE } from '../http/send-json.ts';
@@ -139,7 +139,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     if (text === '') return NO_FILTERS;
     let filters = parsedQueries.get(text);
     if (filters === undefined) {
-      filters = Object.freeze(parseProgramFilters(searchParams.parse(text)));
+      filters = Object.freeze(parseProgramFilters(parseQuery(text)));
       parsedQueries.set(text, filters);
     }
     return filters;
@@ -155,6 +155,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     if (typeof rawKey !== 'string' || rawKey === '') return false;
     const queryAt = url.indexOf('?');
     const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+    const querystring = queryAt === -1 ? '' : url.slice(queryAt + 1);
     if (route === undefined || deps.deprecations.has(route.template)) return false;
 
     // Everything up to the meter is synchronous and side-effect free: a refusal or a miss goes to Koa whole.
@@ -163,12 +164,11 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     let key: LicensedKey;
     let body: Buffer;
     try {
-      // The program routes' scope rules read only the path, never the query.
-      key = admitKey(access, rawKey, route.scope, { params: route.params, query: {}, state: { snapshot } });
+      key = admitKey(access, rawKey, route.scope, { params: route.params, querystring, state: { snapshot } });
       const city = route.city ?? snapshot.defaultCity;
       body = route.programId !== undefined
         ? programBodies.record(snapshot, city, route.programId)
-        : programBodies.collection(snapshot, city, filtersOf(queryAt === -1 ? '' : url.slice(queryAt + 1)));
+        : programBodies.collection(snapshot, city, filtersOf(querystring));
     } catch {
       return false;
     } finally {

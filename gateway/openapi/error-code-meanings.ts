@@ -1,9 +1,10 @@
 /** What each error `code` means, published in the OpenAPI description (spec 7 leaves most codes to us). */
 import type { ErrorCode } from '../http/api-error.ts';
+import { MAX_QUERY_PARAMETERS } from '../http/parse-query.ts';
 
 /** One line per code; a Record so a new ERROR_CODES member cannot ship undocumented. */
 export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
-  INVALID_PARAMETER: 'a filter or `status` query parameter is repeated, or a filter value is longer than 200 characters',
+  INVALID_PARAMETER: `a filter or \`status\` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than ${MAX_QUERY_PARAMETERS} parameters (repeats count)`,
   INVALID_STATUS_FILTER: '`status` is not one of available, waitlist, closed, unknown',
   INVALID_DATE: '`since` is missing, repeated or not a calendar date (YYYY-MM-DD)',
   INVALID_LIMIT: '`limit` is empty, repeated, or not a plain integer from 1 to 1000',

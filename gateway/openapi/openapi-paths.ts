@@ -1,6 +1,7 @@
 /** The `paths` of the OpenAPI description: every route of spec 4.2 and 4.3, with every status it can send. */
 import { REPORT_NAMES, type ReportName } from '../../build/corpus/corpus-schemas.ts';
 import type { ErrorCode } from '../http/api-error.ts';
+import { MAX_QUERY_PARAMETERS } from '../http/parse-query.ts';
 import { parameterRefs, PROGRAM_FILTER_PARAMETERS, type ParameterComponent } from './openapi-parameters.ts';
 import { probePaths } from './openapi-probe-paths.ts';
 import { errorResponse, okResponse, responseRef } from './openapi-responses.ts';
@@ -86,7 +87,9 @@ function licensedOperation(input: LicensedInput): object {
   };
 }
 
-const filterError = errorResponse('A filter parameter is malformed. Do not retry unchanged.', ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER'], { metered: true });
+/** The query bound of every route that reads parameters (gateway/http/parse-query.ts), checked after metering. */
+const QUERY_BOUND = `A query of more than ${MAX_QUERY_PARAMETERS} parameters (repeats count) is a 400 \`INVALID_PARAMETER\`.`;
+const filterError = errorResponse(`A filter parameter is malformed. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER'], { metered: true });
 const missingDocument = errorResponse(
   'The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset.',
   ['DATASET_UNAVAILABLE'],
@@ -205,7 +208,7 @@ export function openApiPaths(): Record<string, object> {
         parameters: ['CityStatus'],
         responses: {
           '200': okResponse('The city index.', 'CityList', 'licensed'),
-          '400': errorResponse('`status` was repeated. Do not retry unchanged.', ['INVALID_PARAMETER'], { metered: true }),
+          '400': errorResponse(`\`status\` was repeated. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER'], { metered: true }),
         },
       }),
     },
@@ -218,7 +221,7 @@ export function openApiPaths(): Record<string, object> {
         parameters: ['CityStatus'],
         responses: {
           '200': okResponse('Cities with counts.', 'CityCounts', 'licensed'),
-          '400': errorResponse('`status` was repeated. Do not retry unchanged.', ['INVALID_PARAMETER'], { metered: true }),
+          '400': errorResponse(`\`status\` was repeated. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER'], { metered: true }),
         },
       }),
     },
@@ -297,8 +300,8 @@ export function openApiPaths(): Record<string, object> {
         responses: {
           '200': okResponse('One page of the change feed.', 'ChangeFeed', 'licensed'),
           '400': errorResponse(
-            'A parameter is missing or malformed, or a trial key named no city (that body is a TrialScopeError). Do not retry unchanged.',
-            ['INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'API_TRIAL_CITY_REQUIRED'],
+            `A parameter is missing or malformed, or a trial key named no city (that body is a TrialScopeError). ${QUERY_BOUND} Do not retry unchanged.`,
+            ['INVALID_PARAMETER', 'INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'API_TRIAL_CITY_REQUIRED'],
             { metered: true },
           ),
           '404': errorResponse('The city is not a licensed live city. The reason is not revealed.', ['NOT_FOUND'], { metered: true }),

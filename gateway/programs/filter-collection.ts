@@ -28,7 +28,7 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
   // Bounded by bytes, not cities: at ten times the published scale a city's list is about 400 KB.
   const records = new LRUCache<string, StoredRecord[]>({
     maxSize: options.recordListBytes,
-    sizeCalculation: (list) => list.reduce((bytes, record) => bytes + record.body.length + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
+    sizeCalculation: (list) => list.reduce((bytes, record) => bytes + (record.withheld === 'served' ? record.body.length : 0) + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
   });
 
   return function filteredCollection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer {

@@ -68,10 +68,11 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
       const key = `${snapshot.revision}\u0000${city}\u0000${programId}`;
       const cached = records.get(key);
       if (cached) return cached;
-      const record = snapshot.record(city, programId);
-      if (!record || record.withheld !== 'served') throw recordNotFound();
-      records.set(key, record.body);
-      return record.body;
+      // Withheld records are not in what servedRecord reads: they miss exactly as unknown ids do.
+      const body = snapshot.servedRecord(city, programId);
+      if (body === undefined) throw recordNotFound();
+      records.set(key, body);
+      return body;
     },
   };
 }

@@ -24,6 +24,7 @@ import { readChangePage, type ChangePage } from '../changes/read-change-page.ts'
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
+import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 
@@ -34,7 +35,7 @@ export interface ChangeRouteDependencies extends RouteDependencies {
 
 /** Registers `/api/changes`. */
 export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeRouteDependencies): void {
-  const access = licensedAccess(deps.access, { city: (ctx) => changeFeedCity(ctx.query), trialCityRequired: true });
+  const access = licensedAccess(deps.access, { city: (ctx) => changeFeedCity(parseQuery(ctx.querystring)), trialCityRequired: true });
 
   // A page is a function of the revision and the query alone (the snapshot never changes, and the cursor
   // secret is fixed for the process): polling clients asking the same page get the stored bytes. A query
@@ -43,7 +44,7 @@ export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeR
 
   router.get('/api/changes', access, (ctx) => {
     const { snapshot } = ctx.state;
-    const query = parseChangeQuery(ctx.query);
+    const query = parseChangeQuery(parseQuery(ctx.querystring));
     const pageKey = `${snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
     const stored = pages.get(pageKey);
     if (stored !== undefined) {

@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import { licensedAccess } from '../access/licensed-access.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
+import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -28,9 +29,9 @@ function allowedCities(snapshot: Snapshot, slugs: readonly string[]): StoredCity
 /** Registers `/api/cities` and `/api/cities/counts`. */
 export function registerCityRoutes(router: Router<GatewayState>, deps: RouteDependencies): void {
   /** The stored full-scope document for paid keys, or the allowlist (empty outside the live scope) for trials. */
-  const scoped = (ctx: { state: GatewayState; query: Record<string, unknown> }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } => {
+  const scoped = (ctx: { state: GatewayState; querystring: string }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } => {
     const { snapshot, key } = ctx.state;
-    const live = isLiveScope(ctx.query.status);
+    const live = isLiveScope(parseQuery(ctx.querystring).status);
     if (live && key?.cities === null) return { full: snapshot.document(fullDocument)?.body ?? '' };
     return { cities: allowedCities(snapshot, live ? (key?.cities ?? []) : []) };
   };

@@ -4,6 +4,7 @@ import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
 import { licensedAccess, type ScopeRule } from '../access/licensed-access.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
+import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
 import { parseProgramFilters } from '../programs/parse-program-filters.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
@@ -24,7 +25,7 @@ export function registerProgramRoutes(router: Router<GatewayState>, deps: RouteD
     const { snapshot } = ctx.state;
     let body: Buffer;
     try {
-      body = programBodies.collection(snapshot, snapshot.defaultCity, parseProgramFilters(ctx.query));
+      body = programBodies.collection(snapshot, snapshot.defaultCity, parseProgramFilters(parseQuery(ctx.querystring)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) throw new ApiError(404, 'NOT_FOUND', 'the default licensed city is unavailable');
       throw error;
@@ -33,11 +34,11 @@ export function registerProgramRoutes(router: Router<GatewayState>, deps: RouteD
   });
 
   router.get('/api/programs/national', licensedAccess(deps.access, PROGRAM_SCOPES.nationalCollection), (ctx) => {
-    sendJson(ctx, programBodies.collection(ctx.state.snapshot, NATIONAL_SLUG, parseProgramFilters(ctx.query)));
+    sendJson(ctx, programBodies.collection(ctx.state.snapshot, NATIONAL_SLUG, parseProgramFilters(parseQuery(ctx.querystring))));
   });
 
   router.get('/api/programs/:city', licensedAccess(deps.access, PROGRAM_SCOPES.cityCollection), (ctx) => {
-    sendJson(ctx, programBodies.collection(ctx.state.snapshot, ctx.params.city ?? '', parseProgramFilters(ctx.query)));
+    sendJson(ctx, programBodies.collection(ctx.state.snapshot, ctx.params.city ?? '', parseProgramFilters(parseQuery(ctx.querystring))));
   });
 
   router.get('/api/programs/:city/:programId', licensedAccess(deps.access, PROGRAM_SCOPES.record), (ctx) => {

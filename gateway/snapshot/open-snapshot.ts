@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
-import { DOCUMENT, type MetaKey } from '../../build/snapshot/snapshot-format.ts';
+import { DOCUMENT, type MetaKey, type WithholdingPolicy } from '../../build/snapshot/snapshot-format.ts';
 import { parseRevision, type Revision } from '../../build/revision/compute-revision.ts';
 
 /** A precomputed response body with its strong ETag. */
@@ -14,13 +14,13 @@ export interface StoredDocument {
   etag: string;
 }
 
-/** One stored record of a city collection, with the facets filters match on. */
-export interface StoredRecord {
-  id: string;
-  withheld: 'served' | 'quarantined' | 'adjacent';
-  facets: RecordFacets;
-  body: Buffer;
-}
+/**
+ * One stored record of a city collection, with the facets filters match on. A withheld record carries
+ * no body: filters only count it in `excludedBySafetyPolicy`.
+ */
+export type StoredRecord =
+  | { id: string; withheld: 'served'; facets: RecordFacets; body: Buffer }
+  | { id: string; withheld: WithholdingPolicy; facets: RecordFacets };
 
 /** Filter facets as the build stored them (see build/derive/program-facets.ts). */
 export interface RecordFacets {
@@ -67,9 +67,13 @@ export interface Snapshot {
   readonly readinessInputs: ReadinessInputs;
   document(name: string): StoredDocument | undefined;
   collection(city: string): StoredDocument | undefined;
-  /** Every stored record of a city (served and withheld), in served order. */
+  /** Every stored record of a city: the served ones in served order, then the withheld ones. */
   cityRecords(city: string): StoredRecord[];
-  record(city: string, id: string): StoredRecord | undefined;
+  /**
+   * The body of a served record, or undefined. Reads only the served-records table, where withheld
+   * records do not exist, so a withheld id and an unknown one take the same miss (spec 4.3).
+   */
+  servedRecord(city: string, id: string): Buffer | undefined;
   cities(): StoredCity[];
   city(slug: string): StoredCity | undefined;
   /** Visible and withheld events with id <= maxId and id < beforeId, newest first, optionally of one city. */
@@ -111,15 +115,15 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
   const fixedDocuments = new Map<string, StoredDocument | undefined>();
-  const recordsQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? ORDER BY ord');
-  const recordQuery = db.prepare('SELECT id, withheld, facets, body FROM programs WHERE city = ? AND id = ?');
+  const servedQuery = db.prepare('SELECT id, facets, body FROM programs WHERE city = ? ORDER BY ord');
+  const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
+  const servedRecordQuery = db.prepare('SELECT body FROM programs WHERE city = ? AND id = ?').pluck();
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
   const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
   const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
   const cityChangesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE city = ? AND id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
   const maxChangeQuery = db.prepare('SELECT coalesce(max(id), 0) AS maxId FROM changes');
-  type RawRecord = { id: string; withheld: StoredRecord['withheld']; facets: string; body: Buffer };
-  const toRecord = (row: RawRecord): StoredRecord => ({ ...row, facets: JSON.parse(row.facets) as RecordFacets });
+  const facetsOf = (text: string) => JSON.parse(text) as RecordFacets;
   const toChange = (row: Omit<StoredChange, 'visible'> & { visible: number }): StoredChange => ({ ...row, visible: row.visible === 1 });
   const maxChangeId = (maxChangeQuery.get() as { maxId: number }).maxId;
 
@@ -140,11 +144,13 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       return fixedDocuments.get(name);
     },
     collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
-    cityRecords: (city) => (recordsQuery.all(city) as RawRecord[]).map(toRecord),
-    record: (city, id) => {
-      const row = recordQuery.get(city, id) as RawRecord | undefined;
-      return row ? toRecord(row) : undefined;
-    },
+    cityRecords: (city) => [
+      ...(servedQuery.all(city) as Array<{ id: string; facets: string; body: Buffer }>)
+        .map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: row.body })),
+      ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
+        .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
+    ],
+    servedRecord: (city, id) => servedRecordQuery.get(city, id) as Buffer | undefined,
     cities: () => citiesQuery.all() as StoredCity[],
     city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
     changes: ({ maxId, beforeId, city, limit }) =>

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { recordDetectedChanges } from '../../build/changes/record-detected-changes.ts';
 import { inspectSnapshot, openSnapshotFile } from '../../build/snapshot/inspect-snapshot.ts';
+import { PREVIOUS_SNAPSHOT_FORMAT_VERSIONS } from '../../build/snapshot/snapshot-format.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 
@@ -32,7 +33,8 @@ export function registerChangesCommand(program: Command): void {
       // openSnapshotFile only ever reports a failed check; the ternary just narrows the union.
       if ('error' in opened) throw new CliFailure(`--previous: ${opened.error.ok ? 'cannot open' : opened.error.reason}`);
       try {
-        const failed = inspectSnapshot(opened.db, { deep: false }).find((result) => !result.ok);
+        // The previous snapshot may predate the current format (the first detection after an upgrade).
+        const failed = inspectSnapshot(opened.db, { deep: false, formatVersions: PREVIOUS_SNAPSHOT_FORMAT_VERSIONS }).find((result) => !result.ok);
         if (failed && !failed.ok) throw new CliFailure(`--previous ${flags.previous}: ${failed.reason}`);
         const corpus = loadCorpusOrFail(flags.corpus);
         const summary = recordDetectedChanges({ previous: opened.db, corpus, detectedAt: flags.at, onProgress: progress });

@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
+import { detectChanges } from '../../../build/changes/detect-changes.ts';
+import { writeFormat2Copy } from '../../support/format-2-snapshot.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'hra-changes-detect-'));
@@ -81,6 +84,24 @@ describe('hra changes detect', () => {
     assert.equal(readFileSync(log, 'utf8'), before);
   });
 
+  it('reads a previous snapshot of format 2, where withheld records shared the programs table', () => {
+    const format2 = writeFormat2Copy(previous, join(work, 'format-2.sqlite'));
+    const detect = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return detectChanges(db, loadCorpus(corpus));
+      } finally {
+        db.close();
+      }
+    };
+    const fromFormat2 = detect(format2);
+    assert.deepEqual(fromFormat2, detect(previous));
+    assert.ok(fromFormat2.some((change) => change.programId === 'a-quar'), 'the withheld record is compared too');
+    const run = hra('--previous', format2, '--corpus', corpus, '--at', at);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'no changes\n', 'the events are the ones the format-3 run appended');
+  });
+
   it('leaves a corpus that still loads', () => {
     const loaded = loadCorpus(corpus);
     assert.deepEqual(loaded.changes.map((event) => event.id), [1, 2, 3, 4, 5, 6, 7, ...expected.map((event) => event.id)]);
@@ -92,6 +113,11 @@ describe('hra changes detect', () => {
     { name: 'an --at that is not a date', args: () => ['--previous', previous, '--at', 'monday'], message: /^hra: --at / },
     { name: 'a --previous that is not a snapshot', args: () => ['--previous', join(corpus, 'manifest.json'), '--at', at], message: /^hra: --previous .*manifest\.json: / },
     { name: 'a --previous that does not exist', args: () => ['--previous', join(work, 'missing.sqlite'), '--at', at], message: /^hra: --previous: cannot open / },
+    {
+      name: 'a --previous of an unknown format version',
+      args: () => ['--previous', writeFormat2Copy(previous, join(work, 'format-1.sqlite'), 1), '--at', at],
+      message: /^hra: --previous .*format-1\.sqlite: snapshot format version 1 is not the supported 2 or 3$/,
+    },
   ];
   for (const { name, args, message } of refusals) {
     it(`refuses ${name} with one stderr line and leaves the log alone`, () => {

@@ -9,6 +9,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { API_VERSION } from '../../../build/contract/api-version.ts';
 import { hardenServer, MAX_REQUESTS_PER_SOCKET, SERVER_LIMITS } from '../../../gateway/http/harden-server.ts';
+import { MAX_HEADER_BLOCK_BYTES } from '../../../gateway/http/refuse-large-header-blocks.ts';
 import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { keepAliveAgent } from './hostile-support.ts';
@@ -72,7 +73,21 @@ const CASES: ReadonlyArray<{ name: string; send: string; status: number; code: s
   { name: 'a request target over 8 KiB', send: `GET /api/programs/${long(9_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 414, code: 'URI_TOO_LONG' },
   { name: 'headers over 16 KiB', send: `GET /api/sample HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${long(20_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
   { name: 'many headers over 16 KiB', send: `GET /api/sample HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 800 }, (_, index) => `X-H${index}: ${long(20)}\r\n`).join('')}\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+  // About 23 KB that Node's maxHeaderSize passed: it counts neither the `: ` nor the CRLF of a line.
+  { name: '2,000 small headers (22,946 bytes)', send: smallHeaders(2_000), status: 431, code: 'HEADERS_TOO_LARGE' },
+  { name: 'a HEAD with 2,000 small headers (no body in the answer)', send: smallHeaders(2_000).replace('GET', 'HEAD'), status: 431, code: 'HEADERS_TOO_LARGE', head: true },
 ];
+
+/** `GET /api/sample` with `count` headers `X-H<n>: v`: 22,946 bytes for 2,000. */
+function smallHeaders(count: number): string {
+  return `GET /api/sample HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Array.from({ length: count }, (_, index) => `X-H${index}: v\r\n`).join('')}\r\n`;
+}
+
+/** A request whose request line and headers are exactly `bytes` long, padded in one header's value. */
+function headBlockOf(bytes: number, path = '/api/sample'): string {
+  const bare = `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: \r\n\r\n`;
+  return bare.replace('X-Pad: ', `X-Pad: ${long(bytes - bare.length)}`);
+}
 
 describe('HTTP-layer refusals', () => {
   let gateway: TestGateway;
@@ -92,6 +107,29 @@ describe('HTTP-layer refusals', () => {
       if (testCase.allow) assert.equal(response.headers.get('allow'), 'GET, HEAD');
     });
   }
+
+  it(`holds the 16 KiB as sent: ${MAX_HEADER_BLOCK_BYTES} bytes of request line and headers are served, one more is a 431`, async () => {
+    assert.equal(smallHeaders(2_000).length, 22_946);
+    assert.equal(Buffer.byteLength(headBlockOf(MAX_HEADER_BLOCK_BYTES)), MAX_HEADER_BLOCK_BYTES);
+    assert.equal(parseResponse(await rawExchange(port, headBlockOf(MAX_HEADER_BLOCK_BYTES))).status, 200);
+    assertJsonError(parseResponse(await rawExchange(port, headBlockOf(MAX_HEADER_BLOCK_BYTES + 1))), 431, 'HEADERS_TOO_LARGE');
+    // Many short lines at the bound: each line's `: ` and CRLF count.
+    const lines = (bytes: number) => {
+      const base = 'GET /api/sample HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+      const line = 'X-Ab: cd\r\n';
+      const count = Math.floor((bytes - base.length) / line.length);
+      return `${base.slice(0, -2)}${line.repeat(count)}${'X-Z: '.padEnd(bytes - base.length - count * line.length - 2, 'z')}\r\n\r\n`;
+    };
+    assert.equal(lines(MAX_HEADER_BLOCK_BYTES).length, MAX_HEADER_BLOCK_BYTES);
+    assert.equal(parseResponse(await rawExchange(port, lines(MAX_HEADER_BLOCK_BYTES))).status, 200);
+    assertJsonError(parseResponse(await rawExchange(port, lines(MAX_HEADER_BLOCK_BYTES + 1))), 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('drops no header: an X-Api-Key after 2,000 headers still counts', async () => {
+    const head = `GET /api/cities HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${'a: \r\n'.repeat(2_000)}X-Api-Key: ${gateway.keys.commercial}\r\n\r\n`;
+    const response = parseResponse(await rawExchange(port, head));
+    assert.equal(response.status, 200, response.body.slice(0, 200));
+  });
 
   it('serves HTTP/1.0 without Host, and an unsupported Expect as if it were absent', async () => {
     assert.equal(parseResponse(await rawExchange(port, 'GET /api/sample HTTP/1.0\r\n\r\n')).status, 200);
@@ -134,6 +172,55 @@ describe('HTTP-layer refusals', () => {
       assert.equal(sockets.size, 2, 'a second connection after the limit');
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+/** Opens a connection, sends `data`, and resolves with what came back and when the server closed it. */
+function timedExchange(port: number, data: string, trickle?: string): Promise<{ text: string; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let received = '';
+    let timer: NodeJS.Timeout | undefined;
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(data);
+      // A slowloris: one more header byte every second, so the connection is never idle.
+      if (trickle !== undefined) timer = setInterval(() => socket.writable && socket.write(trickle), 1_000);
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ text: received, seconds: (performance.now() - started) / 1000 });
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // A trickled write racing the server's close; the answer has arrived by then.
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+  });
+}
+
+describe('header timeout of the real gateway', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway({ limits: GENEROUS_LIMITS });
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  it(`answers headers still incomplete after ${SERVER_LIMITS.headersTimeout / 1000} s with a JSON 408 within 10-12.5 s, trickled or not`, { timeout: 30_000 }, async () => {
+    const port = Number(new URL(gateway.url).port);
+    const [stalled, trickled] = await Promise.all([
+      timedExchange(port, 'GET /api/sample HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+      timedExchange(port, 'GET /api/sample HTTP/1.1\r\nHost: x\r\nX-Slow: ', 'a'),
+    ]);
+    for (const [name, outcome] of [['stalled', stalled], ['trickled', trickled]] as const) {
+      assertJsonError(parseResponse(outcome.text), 408, 'REQUEST_TIMEOUT');
+      assert.ok(outcome.seconds >= 10 && outcome.seconds <= 12.5, `${name}: the 408 came after ${outcome.seconds.toFixed(2)} s`);
     }
   });
 });

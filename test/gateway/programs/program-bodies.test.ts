@@ -11,12 +11,12 @@ after(() => snapshot.close());
 
 /** The snapshot, counting how often each read reaches SQLite. */
 function countingSnapshot(inner: Snapshot) {
-  const reads = { collection: 0, cityRecords: 0, record: 0 };
+  const reads = { collection: 0, cityRecords: 0, servedRecord: 0 };
   const counted = Object.create(inner) as Snapshot;
   Object.assign(counted, {
     collection: (city: string) => (reads.collection++, inner.collection(city)),
     cityRecords: (city: string) => (reads.cityRecords++, inner.cityRecords(city)),
-    record: (city: string, id: string) => (reads.record++, inner.record(city, id)),
+    servedRecord: (city: string, id: string) => (reads.servedRecord++, inner.servedRecord(city, id)),
   });
   return { counted, reads };
 }
@@ -47,7 +47,7 @@ describe('createProgramBodies', () => {
       roomy.collection(counted, 'alpha', { project: 'roof' });
       roomy.record(counted, 'alpha', 'a-roof');
     }
-    assert.deepEqual(reads, { collection: 1, cityRecords: 1, record: 1 });
+    assert.deepEqual(reads, { collection: 1, cityRecords: 1, servedRecord: 1 });
 
     const alpha = snapshot.collection('alpha')?.body.length ?? 0;
     const beta = snapshot.collection('beta')?.body.length ?? 0;
@@ -59,6 +59,30 @@ describe('createProgramBodies', () => {
       tight.collection(counted, 'beta', {});
     }
     assert.equal(reads.collection - before, 6);
+  });
+
+  it('misses a withheld id exactly as an id that never existed: the same snapshot reads, the same 404', () => {
+    // Every read of the snapshot, with the id masked, and whether it found anything.
+    const trace = (id: string) => {
+      const reads: string[] = [];
+      const traced = new Proxy(snapshot, {
+        get(target, name) {
+          const member: unknown = Reflect.get(target, name);
+          if (typeof member !== 'function') return member;
+          return (...args: unknown[]) => {
+            const result: unknown = member.apply(target, args);
+            reads.push(`${String(name)}(${args.map((arg) => (arg === id ? '<id>' : String(arg))).join(', ')}) -> ${result === undefined ? 'nothing' : 'found'}`);
+            return result;
+          };
+        },
+      });
+      let thrown: unknown;
+      assert.throws(() => bodies(2 ** 20).record(traced, 'alpha', id), (error: unknown) => ((thrown = error), true));
+      return { reads, thrown: JSON.stringify(thrown, ['status', 'code', 'message']) };
+    };
+    const unknown = trace('a-never');
+    assert.deepEqual(unknown.reads, ['servedRecord(alpha, <id>) -> nothing']);
+    for (const withheld of ['a-quar', 'a-bills']) assert.deepEqual(trace(withheld), unknown, withheld);
   });
 
   it('throws the spec\'s 404 for a city outside the live scope and a withheld record', () => {
