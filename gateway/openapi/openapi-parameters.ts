@@ -103,7 +103,7 @@ export const openApiParameters = {
     name: 'city',
     in: 'query',
     required: false,
-    description: 'Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 404 `NOT_FOUND`. Keep it identical on every page.',
+    description: 'Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 400 `UNKNOWN_CITY` (the feed is filtered by the city, not the city itself: spec 7 files an invalid city slug here under 400). Keep it identical on every page.',
     schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 100 },
   },
   Cursor: {

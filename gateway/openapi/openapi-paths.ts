@@ -297,11 +297,10 @@ export function openApiPaths(): Record<string, object> {
         responses: {
           '200': okResponse('One page of the change feed.', 'ChangeFeed', 'licensed'),
           '400': errorResponse(
-            'A parameter is missing or malformed, or a trial key named no city (that body is a TrialScopeError). Do not retry unchanged.',
-            ['INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'API_TRIAL_CITY_REQUIRED'],
+            'A parameter is missing or malformed, `city` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError). Do not retry unchanged.',
+            ['INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'UNKNOWN_CITY', 'API_TRIAL_CITY_REQUIRED'],
             { metered: true },
           ),
-          '404': errorResponse('The city is not a licensed live city. The reason is not revealed.', ['NOT_FOUND'], { metered: true }),
         },
       }),
     },

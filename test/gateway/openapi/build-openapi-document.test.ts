@@ -41,7 +41,7 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/programs/{city}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/{city}/{programId}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/national', ['200', ...LICENSED_ERRORS]],
-  ['/api/changes', ['200', '404', ...LICENSED_ERRORS]],
+  ['/api/changes', ['200', ...LICENSED_ERRORS]],
   // Operational probes: keyless like the public routes, but never metered (no 429).
   ['/healthz', ['200', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
   ['/readyz', ['200', '503', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
