@@ -5,7 +5,8 @@
 
 /** Identifies a home-repair-api snapshot; stored in `meta.format` and as SQLite's application_id. */
 export const SNAPSHOT_FORMAT = 'hra-snapshot';
-export const SNAPSHOT_FORMAT_VERSION = 2;
+// 3: `programs.facets.special` is null for a record with no population restriction (was the whole vocabulary).
+export const SNAPSHOT_FORMAT_VERSION = 3;
 /** SQLite `PRAGMA application_id` of every snapshot ("HRA1" as a big-endian integer). */
 export const SNAPSHOT_APPLICATION_ID = 0x48524131;
 

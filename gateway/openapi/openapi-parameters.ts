@@ -61,7 +61,7 @@ export const openApiParameters = {
     name: 'special',
     in: 'query',
     required: false,
-    description: `Special population (e.g. seniors, veterans, disabled). Records with no stored population restriction also match; records restricted to another group do not. ${VOCABULARY} ${ONCE}`,
+    description: `Special population (e.g. seniors, veterans, disabled). Records with no stored population restriction also match, whatever the value; records restricted to another group do not. So a value outside the dataset's vocabulary (lowercase slugs such as those seen in served records) yields the unrestricted records, not an empty collection. ${ONCE}`,
     schema: filterValue,
   },
   CategoryFilter: {

@@ -91,7 +91,7 @@ const missingDocument = errorResponse(
   'The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset.',
   ['DATASET_UNAVAILABLE'],
 );
-const collectionNotes = 'Filters combine with logical AND. The complete filtered array is returned (no paging); unknown filter values give a valid empty collection. `excludedBySafetyPolicy` counts matching records withheld as outside home repair or known-problem. An empty collection is a result, distinct from a failed request.';
+const collectionNotes = 'Filters combine with logical AND. The complete filtered array is returned (no paging); unknown filter values give a valid empty collection, except `special`, where records with no population restriction still match. `excludedBySafetyPolicy` counts matching records withheld as outside home repair or known-problem. An empty collection is a result, distinct from a failed request.';
 
 const REPORTS: Readonly<Record<ReportName, { operationId: string; summary: string; description: string }>> = {
   'fact-audit-latest': {
