@@ -85,6 +85,11 @@ const cases: Case[] = [
 
 const isLicensed = (path: string) => path.startsWith('/api/cities') || path.startsWith('/api/programs') || path.startsWith('/api/changes');
 
+/** One concrete path per documented route; its own parameters do not matter to the statuses asked of it here. */
+const EXAMPLE_PATHS = Object.keys(doc.paths).map((template) => template.replace('{city}', 'alpha').replace('{programId}', 'a-roof'));
+const LICENSED_EXAMPLES = EXAMPLE_PATHS.filter(isLicensed);
+const METERED_PUBLIC_EXAMPLES = EXAMPLE_PATHS.filter((path) => !isLicensed(path) && !['/healthz', '/readyz'].includes(path));
+
 describe('route contract', () => {
   let gateway: TestGateway;
   before(async () => {
@@ -147,42 +152,6 @@ describe('route contract', () => {
     const body = (await response.json()) as { allowedCitySlugs: string[] };
     assert.deepEqual([...body.allowedCitySlugs].sort(), ['alpha', 'beta']);
   });
-});
-
-/** One concrete path per documented route; its own parameters do not matter to the statuses asked of it here. */
-const EXAMPLE_PATHS = Object.keys(doc.paths).map((template) => template.replace('{city}', 'alpha').replace('{programId}', 'a-roof'));
-const LICENSED_EXAMPLES = EXAMPLE_PATHS.filter(isLicensed);
-const METERED_PUBLIC_EXAMPLES = EXAMPLE_PATHS.filter((path) => !isLicensed(path) && !['/healthz', '/readyz'].includes(path));
-
-/** A request node:http sends as told (fetch refuses some of these), read back as a LiveResponse. */
-async function askRaw(url: string, path: string, headers: Record<string, string>): Promise<LiveResponse> {
-  const response = await rawRequest(url, new Agent({ keepAlive: false }), { path, headers });
-  const names = Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as const);
-  const body = JSON.parse(response.body) as { code?: string };
-  return { status: response.status, headers: new Map(names), code: body.code };
-}
-
-/** Fetches `path`, checks the expected status and code, and holds the response against the document. */
-async function expectDeclared(gateway: TestGateway, path: string, expected: { status: number; code?: string; key?: string; method?: string; headers?: Record<string, string> }): Promise<Response> {
-  const response = await gateway.get(path, { key: expected.key, method: expected.method, headers: expected.headers });
-  const text = await response.text();
-  const where = `${expected.method ?? 'GET'} ${path.slice(0, 120)}`;
-  assert.equal(response.status, expected.status, `${where}: ${text.slice(0, 300)}`);
-  // Only an error's `code` is an error code (a readiness report has a `code` of its own).
-  const body = response.status < 400 || text === '' ? undefined : (JSON.parse(text) as { code?: string });
-  assert.equal(body?.code, expected.code, where);
-  assert.ok(declarations.check(path, liveResponse(response, body), where), `${where} is not a documented path`);
-  return response;
-}
-
-describe('route contract: every status each route can be brought to answer is declared', () => {
-  let gateway: TestGateway;
-  before(async () => {
-    gateway = await startTestGateway();
-  });
-  after(async () => {
-    await gateway.close();
-  });
 
   for (const path of EXAMPLE_PATHS) {
     it(`${path}: the refusals answered before any operation is chosen (400, 405, 414, 431)`, async () => {
@@ -208,6 +177,27 @@ describe('route contract: every status each route can be brought to answer is de
     await expectDeclared(gateway, '/api/dataset/reports/state-home-improvement-2026', { status: 503, code: 'ARTIFACT_UNAVAILABLE' });
   });
 });
+
+/** A request node:http sends as told (fetch refuses some of these), read back as a LiveResponse. */
+async function askRaw(url: string, path: string, headers: Record<string, string>): Promise<LiveResponse> {
+  const response = await rawRequest(url, new Agent({ keepAlive: false }), { path, headers });
+  const names = Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as const);
+  const body = JSON.parse(response.body) as { code?: string };
+  return { status: response.status, headers: new Map(names), code: body.code };
+}
+
+/** Fetches `path`, checks the expected status and code, and holds the response against the document. */
+async function expectDeclared(gateway: TestGateway, path: string, expected: { status: number; code?: string; key?: string; method?: string; headers?: Record<string, string> }): Promise<Response> {
+  const response = await gateway.get(path, { key: expected.key, method: expected.method, headers: expected.headers });
+  const text = await response.text();
+  const where = `${expected.method ?? 'GET'} ${path.slice(0, 120)}`;
+  assert.equal(response.status, expected.status, `${where}: ${text.slice(0, 300)}`);
+  // Only an error's `code` is an error code (a readiness report has a `code` of its own).
+  const body = response.status < 400 || text === '' ? undefined : (JSON.parse(text) as { code?: string });
+  assert.equal(body?.code, expected.code, where);
+  assert.ok(declarations.check(path, liveResponse(response, body), where), `${where} is not a documented path`);
+  return response;
+}
 
 describe('route contract: exhausted limits and a lost key store are declared', () => {
   let gateway: TestGateway;
