@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestListener } from './app.ts';
+import { fileIdentity } from './files/file-identity.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
 import { refuseLargeHeaderBlocks } from './http/refuse-large-header-blocks.ts';
@@ -16,7 +17,7 @@ import { MemoryRateLimiter } from './limits/memory-rate-limiter.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
 import { trackServerDrain, type DrainOptions, type DrainOutcome } from './operations/drain-server.ts';
-import { loadSnapshot, snapshotIdentity, type LoadedSnapshot } from './snapshot/load-snapshot.ts';
+import { loadSnapshot, type LoadedSnapshot } from './snapshot/load-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 
 /** Where the gateway reports: its pino logger (JSON lines on stderr in `hra serve`; silent or capturing in tests). */
@@ -71,7 +72,15 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   let keys: KeyStore | undefined;
   let limiter: RateLimiter | undefined;
   try {
-    keys = openKeyStore(config.keys, { now: () => new Date(now()) });
+    keys = openKeyStore(config.keys, {
+      now: () => new Date(now()),
+      onFileChange: (event) => {
+        if (event.kind === 'unavailable') log.error({ keys: event.path, reason: event.reason }, 'key store unavailable: licensed routes answer 503 until it can be read');
+        // Every `hra keys` write rewrites the file in place; only a replacement or a recovery is news.
+        else if (event.cause === 'rewritten') log.debug({ keys: event.path }, 'key store rewritten in place: reopened');
+        else log.info({ keys: event.path, cause: event.cause }, `key store ${event.cause}: reading the file now at ${event.path}`);
+      },
+    });
     limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
       // Loaded only when used: ioredis alone is about 50 ms of start-up (so is prom-client, below).
@@ -130,7 +139,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     const serving = snapshots.current.revision;
     if (shutdown.signal.aborted) return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
     // The same file (device, inode, size, times) as the one served: nothing to check or swap.
-    if (snapshotIdentity(config.dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
+    if (fileIdentity(config.dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
     let loaded: LoadedSnapshot;
     try {
       loaded = await loadSnapshot(config.dataset, { verified, signal: shutdown.signal });

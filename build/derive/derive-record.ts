@@ -58,7 +58,7 @@ export function createRecordDeriver(corpus: Corpus): RecordDeriver {
       id: row.id,
       name: row.name,
       exclusion: classifyExclusion(city, row),
-      facets: deriveProgramFacets(row, corpus.vocabularies),
+      facets: deriveProgramFacets(row),
       body: serializeThroughSchema(programSchema, { ...row, contractor, freshness }),
       freshness,
       url: row.url,

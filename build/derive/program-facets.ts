@@ -3,7 +3,7 @@
  * membership: every rule (income hierarchy, unrestricted populations) is decided here, once.
  */
 import { INCOME_TIERS, type FundingStatus } from '../contract/vocab-enums.ts';
-import type { ProgramRow, Vocabularies } from '../corpus/corpus-types.ts';
+import type { ProgramRow } from '../corpus/corpus-types.ts';
 import { classifyIncomeRequirement, matchesIncomeFilter } from './income-tier.ts';
 
 /** The values of each query parameter that match a record. */
@@ -14,21 +14,24 @@ export interface ProgramFacets {
   income: string[];
   /** `project`: canonical project types; the gateway resolves aliases to these. */
   project: string[];
-  /** `special`: the record's populations, or every vocabulary population when it has no restriction. */
-  special: string[];
+  /**
+   * `special`: the record's populations, or null when it has no restriction, which matches every value:
+   * spec 4.3 makes no exception for a value outside the vocabulary, so no list of values could stand in.
+   */
+  special: string[] | null;
   category: string | null;
   status: FundingStatus;
 }
 
 /** Computes a record's facets from its corrected row. */
-export function deriveProgramFacets(row: ProgramRow, vocabularies: Pick<Vocabularies, 'specialPopulations'>): ProgramFacets {
+export function deriveProgramFacets(row: ProgramRow): ProgramFacets {
   const rank = classifyIncomeRequirement(row.incomeRequirement);
   const populations = row.specialPopulations ?? [];
   return {
     type: [...row.eligibilityType],
     income: INCOME_TIERS.filter((tier) => matchesIncomeFilter(rank, tier)),
     project: [...(row.projectTypes ?? [])],
-    special: populations.length > 0 ? [...populations] : [...vocabularies.specialPopulations],
+    special: populations.length > 0 ? [...populations] : null,
     category: row.category ?? null,
     status: row.fundingStatus,
   };

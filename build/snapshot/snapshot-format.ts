@@ -5,6 +5,8 @@
 
 /** Identifies a home-repair-api snapshot; stored in `meta.format` and as SQLite's application_id. */
 export const SNAPSHOT_FORMAT = 'hra-snapshot';
+// 3: withheld records moved to `withheld_programs` (the detail lookup never touches them), and
+// `programs.facets.special` is null for a record with no population restriction (was the whole vocabulary).
 export const SNAPSHOT_FORMAT_VERSION = 3;
 /**
  * Versions `hra changes detect` reads as its previous snapshot: the one before this layout too, so the

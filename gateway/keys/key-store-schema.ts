@@ -46,10 +46,10 @@ CREATE INDEX IF NOT EXISTS api_keys_rotated_from ON api_keys (rotated_from);
 `;
 
 /**
- * Brings an open store to the current layout: creates it when empty (read-write only) and refuses a
- * store written by a newer version or a read-only store that was never initialised.
+ * Brings an open store to the current layout: creates it when empty and `create` is set (read-write only),
+ * and refuses a store written by a newer version or one that was never initialised and may not be created.
  */
-export function migrateKeyStore(db: Database.Database, path: string): void {
+export function migrateKeyStore(db: Database.Database, path: string, options: { create: boolean }): void {
   const version = Number(db.pragma('user_version', { simple: true }));
   if (version === keyStoreSchemaVersion) return;
   if (version > keyStoreSchemaVersion) {
@@ -57,8 +57,8 @@ export function migrateKeyStore(db: Database.Database, path: string): void {
       `key store ${path} has schema version ${version}; this build reads up to ${keyStoreSchemaVersion}`,
     );
   }
-  if (db.readonly) {
-    throw new KeyStoreUnavailableError(`key store ${path} is not initialised (create a key with hra keys create)`);
+  if (db.readonly || !options.create) {
+    throw new KeyStoreUnavailableError(`key store ${path} is empty or not initialised (create a key with hra keys create)`);
   }
   // IMMEDIATE takes the write lock up front, so two CLIs initialising one file cannot interleave.
   db.transaction(() => {

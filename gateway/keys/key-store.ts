@@ -7,17 +7,21 @@
  * prepared once and run synchronously on the UNIQUE digest index: Kysely's SQLite driver re-prepares
  * SQL and serialises every query behind an async mutex, which is overhead on every licensed request
  * and buys nothing for a single fixed query.
+ *
+ * The store follows its path (follow-key-store-file.ts): a file replaced by rename, deleted, truncated or
+ * overwritten is noticed within a check interval and reopened, or makes the store unavailable.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { inImmediateTransaction } from './in-immediate-transaction.ts';
 import { digestKey, generateKey, generateKeyId, parseKeyShape } from './key-format.ts';
 import { KeyStateError, KeyStoreUnavailableError, UnknownKeyIdError, toKeyStoreError } from './key-errors.ts';
 import { toListedKey, type ListedKey } from './key-listing.ts';
 import { classifyKeyRow, type KeyLookupResult, type KeyRowForVerdict } from './key-lookup.ts';
 import { resolveKeyPolicy, type KeyPolicyRequest } from './key-policy.ts';
-import { migrateKeyStore, type ApiKeysTable, type KeyStoreDatabase } from './key-store-schema.ts';
+import { openKeyStoreConnection, type KeyStoreConnection } from './key-store-connection.ts';
+import type { ApiKeysTable, KeyStoreDatabase } from './key-store-schema.ts';
 import { fromStoredTier, toStoredTier, type KeyTier } from './key-tiers.ts';
+import { FollowedKeyStoreFile, KEY_STORE_FILE_CHECK_MS, type KeyStoreFileEvent } from './follow-key-store-file.ts';
+import { inImmediateTransaction } from './in-immediate-transaction.ts';
+import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 
 /** How to open a key store. */
@@ -28,6 +32,12 @@ export interface KeyStoreOptions {
   readonly readonly?: boolean;
   /** How long to wait for another process's write lock, in milliseconds. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /** Minimum milliseconds between two checks that the path still names the open file. Default 250. */
+  readonly fileCheckIntervalMs?: number;
+  /** Monotonic milliseconds for those checks; default `performance.now`. */
+  readonly elapsedMs?: () => number;
+  /** Told when the file is reopened or becomes unreadable (the gateway logs it). */
+  readonly onFileChange?: (event: KeyStoreFileEvent) => void;
 }
 
 /** A newly issued plaintext key with its record; `key` is shown once and never stored. */
@@ -72,57 +82,48 @@ const listedColumns = ['id', 'tier', 'cities', 'label', 'created_at', 'expires_a
 /** Opens (and when read-write, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
 export function openKeyStore(path: string, options: KeyStoreOptions): KeyStore {
   const readonly = options.readonly ?? false;
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5000 });
-    if (!readonly) db.pragma('journal_mode = WAL');
-    migrateKeyStore(db, path);
-    return new SqliteKeyStore(db, options.now);
-  } catch (error) {
-    db?.close();
-    throw toKeyStoreError(error, `opening ${path}`);
-  }
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const file = new FollowedKeyStoreFile(path, true, {
+    open: (create) => openKeyStoreConnection(path, { readonly, busyTimeoutMs, create }),
+    checkIntervalMs: options.fileCheckIntervalMs ?? KEY_STORE_FILE_CHECK_MS,
+    elapsedMs: options.elapsedMs ?? (() => performance.now()),
+    onChange: options.onFileChange,
+  });
+  return new SqliteKeyStore(file, options.now);
 }
 
 class SqliteKeyStore implements KeyStore {
-  readonly #db: Database.Database;
-  readonly #kysely: Kysely<KeyStoreDatabase>;
+  readonly #file: FollowedKeyStoreFile;
   readonly #now: () => Date;
-  readonly #lookup: Database.Statement<[string], KeyRowForVerdict>;
-  readonly #dataVersion: Database.Statement<[], number>;
   /**
    * Stored rows by presented key (null: well-formed but unknown), so the request path skips two SHA-256s
    * and a read transaction. Cleared whenever PRAGMA data_version, probed once per event-loop turn, says
-   * another connection committed (a CLI revoke, rotate or tier change), and after this store's own writes:
-   * revocation still takes effect on the next request. Expiry is judged at every lookup from the cached row.
+   * another connection committed (a CLI revoke, rotate or tier change), after this store's own writes, and
+   * whenever the followed file is reopened or lost: revocation still takes effect on the next request, and
+   * no row outlives the file it was read from. Expiry is judged at every lookup from the cached row.
    */
   readonly #rows = new LRUCache<string, KeyRowForVerdict | typeof UNKNOWN>({ max: 10_000 });
   #seenVersion = -1;
+  #seenGeneration = -1;
   #versionChecked = false;
 
-  constructor(db: Database.Database, now: () => Date) {
-    this.#db = db;
+  constructor(file: FollowedKeyStoreFile, now: () => Date) {
+    this.#file = file;
     this.#now = now;
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.#kysely = new Kysely<KeyStoreDatabase>({ dialect: new SqliteDialect({ database: db }) });
-    this.#lookup = db.prepare<[string], KeyRowForVerdict>(
-      'SELECT id, tier, cities, created_at, expires_at, revoked_at FROM api_keys WHERE secret_digest = ?',
-    );
   }
 
   lookupKey(raw: string | undefined): KeyLookupResult {
     if (raw === undefined || raw === '') return { kind: 'missing' };
-    let row = this.#rows.get(raw);
     // Only well-formed keys are ever cached, so a malformed one is refused here without touching the database.
-    const shape = row === undefined ? parseKeyShape(raw) : undefined;
+    const shape = this.#rows.has(raw) ? undefined : parseKeyShape(raw);
     if (shape?.kind === 'malformed') return { kind: 'malformed' };
+    let row: KeyRowForVerdict | typeof UNKNOWN | undefined;
     try {
       if (!this.#versionChecked) {
-        const version = this.#dataVersion.get() as number;
+        const version = this.#connection().dataVersion.get() as number;
         if (version !== this.#seenVersion) {
           this.#rows.clear();
           this.#seenVersion = version;
-          row = undefined;
         }
         // Once per event-loop turn: a request read after a commit lands in a later turn than the commit,
         // so it is still judged on the new rows. Per request, this read-transaction probe cost a fifth of
@@ -132,10 +133,11 @@ class SqliteKeyStore implements KeyStore {
           this.#versionChecked = false;
         });
       }
+      row = this.#rows.get(raw);
       if (row === undefined) {
         const wellFormed = shape ?? parseKeyShape(raw);
         if (wellFormed.kind === 'malformed') return { kind: 'malformed' };
-        row = this.#lookup.get(digestKey(wellFormed.key)) ?? UNKNOWN;
+        row = this.#connection().lookup.get(digestKey(wellFormed.key)) ?? UNKNOWN;
         this.#rows.set(raw, row);
       }
     } catch (error) {
@@ -199,7 +201,7 @@ class SqliteKeyStore implements KeyStore {
   async listKeys(): Promise<readonly ListedKey[]> {
     const now = this.#now();
     try {
-      const query = this.#kysely.selectFrom('api_keys').select(listedColumns).orderBy('created_at').orderBy('id');
+      const query = this.#connection().kysely.selectFrom('api_keys').select(listedColumns).orderBy('created_at').orderBy('id');
       return (await query.execute()).map((row) => toListedKey(row, now));
     } catch (error) {
       throw toKeyStoreError(error, 'listing keys');
@@ -207,8 +209,22 @@ class SqliteKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    await this.#kysely.destroy();
-    if (this.#db.open) this.#db.close();
+    this.#file.close();
+  }
+
+  /**
+   * The followed file's connection (throws while it cannot be read). Rows cached from an earlier
+   * connection are dropped first: a row is only ever served from the file it was read from.
+   */
+  #connection(): KeyStoreConnection {
+    const connection = this.#file.connection();
+    if (this.#file.generation !== this.#seenGeneration) {
+      this.#rows.clear();
+      this.#seenGeneration = this.#file.generation;
+      // data_version counts per connection; a new one starts its own count.
+      this.#seenVersion = -1;
+    }
+    return connection;
   }
 
   async #issue(db: Kysely<KeyStoreDatabase>, row: Omit<ApiKeysTable, 'secret_digest'>): Promise<IssuedKey> {
@@ -223,12 +239,31 @@ class SqliteKeyStore implements KeyStore {
 
   async #write<T>(doing: string, work: (db: Kysely<KeyStoreDatabase>) => Promise<T>): Promise<T> {
     try {
-      return await inImmediateTransaction(this.#kysely, work);
+      const connection = this.#connection();
+      const result = await inImmediateTransaction(connection.kysely, work);
+      emptyWriteAheadLog(connection);
+      return result;
     } catch (error) {
       throw toKeyStoreError(error, doing);
     } finally {
       // data_version does not move for this connection's own commits.
       this.#rows.clear();
     }
+  }
+}
+
+/**
+ * Moves a committed write into the main file and truncates the write-ahead log. SQLite pairs a file with
+ * its `-wal` by name only: a backup later renamed over this path would be read through frames this file
+ * left there, showing this file's rows instead of the backup's. An empty log at rest rules that out.
+ * Gateway readers hold no long transactions, so the checkpoint does not wait; should it fail, the write
+ * still stands and the next write empties the log.
+ */
+function emptyWriteAheadLog(connection: KeyStoreConnection): void {
+  if (connection.db.readonly) return;
+  try {
+    connection.db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Deliberately ignored, as explained above.
   }
 }

@@ -21,7 +21,7 @@ export const openApiHeaders = {
     schema: { type: 'string', minLength: 8, maxLength: 80 },
   },
   'X-RateLimit-Limit': {
-    description: 'Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, and on 503 responses of licensed routes.',
+    description: 'Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST`, 405, 408, 414, 431).',
     schema: nonNegative,
   },
   'X-RateLimit-Remaining': {
@@ -76,22 +76,14 @@ export const openApiHeaders = {
     required: true,
     schema: { const: 'X-Api-Key' },
   },
+  'Vary-Error': {
+    description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',
+    schema: { const: 'X-Api-Key' },
+  },
   Allow: {
     description: 'The methods the read-only API accepts: `GET, HEAD`.',
     required: true,
     schema: { const: 'GET, HEAD' },
-  },
-  Deprecation: {
-    description: 'RFC 9745 deprecation signal (`@` followed by epoch seconds). Appears only on responses of a deprecated operation, at least 90 days before its retirement. No operation is deprecated today, so no operation lists it.',
-    schema: { type: 'string', pattern: '^@\\d+$' },
-  },
-  Sunset: {
-    description: 'RFC 8594 retirement date (HTTP-date) of a deprecated operation. Appears only with `Deprecation`.',
-    schema: { type: 'string' },
-  },
-  Link: {
-    description: 'Points a deprecated operation to its replacement: `<uri>; rel="successor-version"`. Appears only with `Deprecation`.',
-    schema: { type: 'string' },
   },
 } as const;
 
@@ -101,9 +93,12 @@ export type HeaderComponent = keyof typeof openApiHeaders;
 /** A `headers` map of a response, keyed by the wire name, each a `$ref` to its component. */
 export type HeaderRefs = Record<string, { $ref: string }>;
 
-/** Wire name of a component: the Cache-Control variants are all sent as `Cache-Control`. */
+/** Headers documented in variants (one component per meaning); each variant is sent under the base name. */
+const VARIANT_BASES = ['Cache-Control', 'Vary'] as const;
+
+/** Wire name of a component: `Cache-Control-Licensed` is sent as `Cache-Control`, `Vary-Error` as `Vary`. */
 function wireName(component: HeaderComponent): string {
-  return component.startsWith('Cache-Control') ? 'Cache-Control' : component;
+  return VARIANT_BASES.find((base) => component.startsWith(`${base}-`)) ?? component;
 }
 
 /** Builds a response's `headers` map from component names. */

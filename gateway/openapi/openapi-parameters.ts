@@ -61,7 +61,7 @@ export const openApiParameters = {
     name: 'special',
     in: 'query',
     required: false,
-    description: `Special population (e.g. seniors, veterans, disabled). Records with no stored population restriction also match; records restricted to another group do not. ${VOCABULARY} ${ONCE}`,
+    description: `Special population (e.g. seniors, veterans, disabled). Records with no stored population restriction also match, whatever the value; records restricted to another group do not. So a value outside the dataset's vocabulary (lowercase slugs such as those seen in served records) yields the unrestricted records, not an empty collection. ${ONCE}`,
     schema: filterValue,
   },
   CategoryFilter: {
@@ -103,7 +103,7 @@ export const openApiParameters = {
     name: 'city',
     in: 'query',
     required: false,
-    description: 'Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 404 `NOT_FOUND`. Keep it identical on every page.',
+    description: 'Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 400 `UNKNOWN_CITY` (the feed is filtered by the city, not the city itself: spec 7 files an invalid city slug here under 400). Keep it identical on every page.',
     schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 100 },
   },
   Cursor: {

@@ -26,8 +26,28 @@ const SHARED = {
   '500': responseRef('InternalError'),
 } as const;
 
-/** A request Node cannot parse is a 400 before any operation is chosen; an operation's own 400 takes the slot. */
+/**
+ * A request Node cannot parse is a 400 before any operation is chosen. An operation with 400s of its own
+ * declares them with `ownBadRequest`, which keeps MALFORMED_REQUEST among the codes of the shared status.
+ */
 const MALFORMED = { '400': responseRef('MalformedRequest') } as const;
+
+/**
+ * A licensed operation's own 400 (`codes`, sent after the key is accepted, so metered and varying on the
+ * key), together with the HTTP server's 400 `MALFORMED_REQUEST`, which the same status carries.
+ */
+function ownBadRequest(summary: string, codes: readonly ErrorCode[]): object {
+  return errorResponse(
+    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, before any operation is chosen (no rate-limit or \`Vary\` headers).`,
+    [...codes, 'MALFORMED_REQUEST'],
+    { metered: true, extraHeaders: ['Vary-Error'] },
+  );
+}
+
+/** A licensed operation's 404: answered after the key is accepted, so metered and varying on the key. */
+function licensedNotFound(summary: string): object {
+  return errorResponse(summary, ['NOT_FOUND'], { metered: true, extraHeaders: ['Vary-Error'] });
+}
 
 interface OperationInput {
   operationId: string;
@@ -56,9 +76,11 @@ const KEY_REFUSALS: readonly ErrorCode[] = ['API_KEY_REVOKED', 'API_KEY_EXPIRED'
 interface LicensedInput extends OperationInput {
   /** 403 codes beyond the key refusals. */
   scopeRefusals?: readonly ErrorCode[];
-  /** 503 codes beyond the authentication and rate-limit storage outages. */
+  /** 503 codes beyond the authentication and rate-limit storage outages; sent after the key is accepted. */
   unavailable?: readonly ErrorCode[];
 }
+
+const STORAGE_OUTAGE_SUMMARY = 'A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated.';
 
 function licensedOperation(input: LicensedInput): object {
   return {
@@ -78,23 +100,28 @@ function licensedOperation(input: LicensedInput): object {
       ),
       ...SHARED,
       '429': responseRef('RateLimited'),
-      '503': errorResponse(
-        'A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated.',
-        ['AUTH_STORAGE_UNAVAILABLE', 'RATE_LIMIT_STORAGE_UNAVAILABLE', ...(input.unavailable ?? [])],
-        { retryAfter: true },
-      ),
+      '500': responseRef('LicensedInternalError'),
+      // The storage outages are refused before metering; a route's own 503 comes after, metered and varying.
+      '503': input.unavailable === undefined
+        ? errorResponse(STORAGE_OUTAGE_SUMMARY, ['AUTH_STORAGE_UNAVAILABLE', 'RATE_LIMIT_STORAGE_UNAVAILABLE'], { retryAfter: true })
+        : errorResponse(
+          `${STORAGE_OUTAGE_SUMMARY} \`Retry-After\` accompanies the authentication and rate-limit storage outages; the rate-limit and \`Vary\` headers accompany the route's own.`,
+          ['AUTH_STORAGE_UNAVAILABLE', 'RATE_LIMIT_STORAGE_UNAVAILABLE', ...input.unavailable],
+          { retryAfter: true, metered: true, extraHeaders: ['Vary-Error'] },
+        ),
     },
   };
 }
 
 /** The query bound of every route that reads parameters (gateway/http/parse-query.ts), checked after metering. */
 const QUERY_BOUND = `A query of more than ${MAX_QUERY_PARAMETERS} parameters (repeats count) is a 400 \`INVALID_PARAMETER\`.`;
-const filterError = errorResponse(`A filter parameter is malformed. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER'], { metered: true });
+const filterError = ownBadRequest(`A filter parameter is malformed. ${QUERY_BOUND}`, ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER']);
 const missingDocument = errorResponse(
   'The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset.',
   ['DATASET_UNAVAILABLE'],
+  { metered: true },
 );
-const collectionNotes = 'Filters combine with logical AND. The complete filtered array is returned (no paging); unknown filter values give a valid empty collection. `excludedBySafetyPolicy` counts matching records withheld as outside home repair or known-problem. An empty collection is a result, distinct from a failed request.';
+const collectionNotes = 'Filters combine with logical AND. The complete filtered array is returned (no paging); unknown filter values give a valid empty collection, except `special`, where records with no population restriction still match. `excludedBySafetyPolicy` counts matching records withheld as outside home repair or known-problem. An empty collection is a result, distinct from a failed request.';
 
 const REPORTS: Readonly<Record<ReportName, { operationId: string; summary: string; description: string }>> = {
   'fact-audit-latest': {
@@ -124,7 +151,7 @@ function reportPath(name: ReportName): object {
       description: `${report.description} Every artifact has the form \`{artifact, version, completedAt, manifest, summary?, records}\`; \`manifest\` and the record members are frozen per artifact and described by the artifact itself.`,
       responses: {
         '200': okResponse('The frozen artifact.', 'ReportArtifact', 'report'),
-        '503': errorResponse('The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`.', ['ARTIFACT_UNAVAILABLE']),
+        '503': errorResponse('The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`.', ['ARTIFACT_UNAVAILABLE'], { metered: true }),
       },
     }),
   };
@@ -181,7 +208,7 @@ export function openApiPaths(): Record<string, object> {
         operationId: 'getExportSchema',
         tag: 'dataset',
         summary: 'JSON Schema of the flat-export row',
-        description: 'The standalone JSON Schema (2020-12) document of a flat-export row (component `ExportRow`). No bulk export endpoint exists; the schema describes rows a licensee assembles under its agreement.',
+        description: 'The standalone JSON Schema (2020-12) document of a flat-export row: the Program record plus `city`. No bulk export endpoint exists and no operation returns a row, so the row is not a component of this description; the schema describes rows a licensee assembles under its agreement.',
         parameters: ['IfNoneMatch'],
         responses: cacheable('The export-row schema document.', 'JsonSchemaDocument', true),
       }),
@@ -208,7 +235,7 @@ export function openApiPaths(): Record<string, object> {
         parameters: ['CityStatus'],
         responses: {
           '200': okResponse('The city index.', 'CityList', 'licensed'),
-          '400': errorResponse(`\`status\` was repeated. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER'], { metered: true }),
+          '400': ownBadRequest(`\`status\` was repeated. ${QUERY_BOUND}`, ['INVALID_PARAMETER']),
         },
       }),
     },
@@ -221,7 +248,7 @@ export function openApiPaths(): Record<string, object> {
         parameters: ['CityStatus'],
         responses: {
           '200': okResponse('Cities with counts.', 'CityCounts', 'licensed'),
-          '400': errorResponse(`\`status\` was repeated. ${QUERY_BOUND} Do not retry unchanged.`, ['INVALID_PARAMETER'], { metered: true }),
+          '400': ownBadRequest(`\`status\` was repeated. ${QUERY_BOUND}`, ['INVALID_PARAMETER']),
         },
       }),
     },
@@ -236,7 +263,7 @@ export function openApiPaths(): Record<string, object> {
         responses: {
           '200': okResponse('The filtered collection.', 'ProgramList', 'licensed'),
           '400': filterError,
-          '404': errorResponse('The default licensed city is unavailable.', ['NOT_FOUND'], { metered: true }),
+          '404': licensedNotFound('The default licensed city is unavailable.'),
         },
       }),
     },
@@ -262,7 +289,7 @@ export function openApiPaths(): Record<string, object> {
         responses: {
           '200': okResponse('The filtered collection.', 'ProgramList', 'licensed'),
           '400': filterError,
-          '404': errorResponse('The city is not a licensed live city. The reason is not revealed.', ['NOT_FOUND'], { metered: true }),
+          '404': licensedNotFound('The city is not a licensed live city. The reason is not revealed.'),
         },
       }),
     },
@@ -276,10 +303,8 @@ export function openApiPaths(): Record<string, object> {
         scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN', 'API_TIER_FORBIDDEN'],
         responses: {
           '200': okResponse('The program record.', 'Program', 'licensed'),
-          '404': errorResponse(
+          '404': licensedNotFound(
             'The record does not exist in the licensed live scope, or is withheld (quarantined or outside home repair). Both give the identical response, so the route is not an oracle for suppressed records.',
-            ['NOT_FOUND'],
-            { metered: true },
           ),
         },
       }),
@@ -299,12 +324,10 @@ export function openApiPaths(): Record<string, object> {
         unavailable: ['DATASET_UNAVAILABLE'], // change-feed storage
         responses: {
           '200': okResponse('One page of the change feed.', 'ChangeFeed', 'licensed'),
-          '400': errorResponse(
-            `A parameter is missing or malformed, or a trial key named no city (that body is a TrialScopeError). ${QUERY_BOUND} Do not retry unchanged.`,
-            ['INVALID_PARAMETER', 'INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'API_TRIAL_CITY_REQUIRED'],
-            { metered: true },
+          '400': ownBadRequest(
+            `A parameter is missing or malformed, \`city\` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError; a trial key's 400 comes before the key is accepted, without \`Vary\`). ${QUERY_BOUND}`,
+            ['INVALID_PARAMETER', 'INVALID_DATE', 'INVALID_LIMIT', 'INVALID_CURSOR', 'INVALID_CITY_SLUG', 'UNKNOWN_CITY', 'API_TRIAL_CITY_REQUIRED'],
           ),
-          '404': errorResponse('The city is not a licensed live city. The reason is not revealed.', ['NOT_FOUND'], { metered: true }),
         },
       }),
     },

@@ -3,6 +3,9 @@ import { probeStatusSchema } from '../routes/probe-routes.ts';
 import { parameterRefs } from './openapi-parameters.ts';
 import { errorResponse, okResponse } from './openapi-responses.ts';
 
+// Probes are never metered, so their answers carry no rate-limit headers.
+const UNMETERED = { metered: false } as const;
+
 const NOTE = 'An operational probe for load balancers and supervisors, not part of the dataset contract: keyless and never metered, so polling it cannot exhaust a limit.';
 
 /** `/healthz` and `/readyz`, each with the responses every path shares (`shared`: 405, 500 and the like). */
@@ -16,7 +19,7 @@ export function probePaths(shared: Readonly<Record<string, object>>): Record<str
         description: `200 \`{"status":"alive"}\` while the process serves HTTP; restart it when this fails.\n\n${NOTE}`,
         security: [],
         parameters: parameterRefs('RequestId'),
-        responses: { '200': okResponse('The process is alive.', probeStatusSchema, 'revalidate'), ...shared },
+        responses: { '200': okResponse('The process is alive.', probeStatusSchema, 'revalidate', UNMETERED), ...shared },
       },
     },
     '/readyz': {
@@ -28,7 +31,7 @@ export function probePaths(shared: Readonly<Record<string, object>>): Record<str
         security: [],
         parameters: parameterRefs('RequestId'),
         responses: {
-          '200': okResponse('The gateway takes traffic; `datasetRevision` is the revision it serves.', probeStatusSchema, 'revalidate'),
+          '200': okResponse('The gateway takes traffic; `datasetRevision` is the revision it serves.', probeStatusSchema, 'revalidate', UNMETERED),
           '503': errorResponse('The gateway is draining before it exits. Route new requests to another instance.', ['SHUTTING_DOWN'], { retryAfter: true }),
           ...shared,
         },

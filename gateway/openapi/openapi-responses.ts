@@ -16,11 +16,20 @@ const CACHING_HEADERS: Readonly<Record<SuccessCaching, readonly HeaderComponent[
   report: ['Cache-Control-Report'],
 };
 
-/** A 200 whose body is the named schema component (or, for the OpenAPI document itself, an inline schema). */
-export function okResponse(description: string, schema: SchemaComponent | Readonly<Record<string, unknown>>, caching: SuccessCaching): object {
+/**
+ * A 200 whose body is the named schema component (or, for the OpenAPI document itself, an inline schema).
+ * `metered` (default true) adds the rate-limit headers; the operational probes are never metered.
+ */
+export function okResponse(
+  description: string,
+  schema: SchemaComponent | Readonly<Record<string, unknown>>,
+  caching: SuccessCaching,
+  options: { metered?: boolean } = {},
+): object {
+  const limits = options.metered === false ? [] : RATE_LIMIT_HEADERS;
   return {
     description,
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', ...RATE_LIMIT_HEADERS, ...CACHING_HEADERS[caching]),
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', ...limits, ...CACHING_HEADERS[caching]),
     content: { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema } },
   };
 }
@@ -89,6 +98,11 @@ export const openApiResponses = {
   UriTooLong: errorResponse('The request target (path and query) is longer than 8,192 characters.', ['URI_TOO_LONG']),
   HeadersTooLarge: errorResponse('The request line and headers exceed 16 KiB; the connection is closed.', ['HEADERS_TOO_LARGE']),
   InternalError: errorResponse('An unexpected failure. Retry later; report the `X-Request-ID` to support.', ['INTERNAL_ERROR'], { metered: true }),
+  LicensedInternalError: errorResponse(
+    'An unexpected failure. Retry later; report the `X-Request-ID` to support.',
+    ['INTERNAL_ERROR'],
+    { metered: true, extraHeaders: ['Vary-Error'] },
+  ),
 } as const;
 
 /** A `$ref` to a shared response. */

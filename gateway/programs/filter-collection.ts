@@ -66,12 +66,15 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
   };
 }
 
-/** Logical AND of the set filters; each is plain membership because the build decided every rule. */
+/**
+ * Logical AND of the set filters; each is plain membership because the build decided every rule (a null
+ * `special` facet is an unrestricted record, which matches every population).
+ */
 function matches(facets: RecordFacets, filters: ProgramFilters): boolean {
   if (filters.type !== undefined && !facets.type.includes(filters.type)) return false;
   if (filters.income !== undefined && !facets.income.includes(filters.income)) return false;
   if (filters.project !== undefined && !facets.project.includes(filters.project)) return false;
-  if (filters.special !== undefined && !facets.special.includes(filters.special)) return false;
+  if (filters.special !== undefined && facets.special !== null && !facets.special.includes(filters.special)) return false;
   if (filters.category !== undefined && facets.category !== filters.category) return false;
   if (filters.status !== undefined && facets.status !== filters.status) return false;
   return true;

@@ -3,8 +3,10 @@
  * - `since` is required (no default); `limit` defaults to 100. Repeated, empty or non-canonical values
  *   (`limit=010`, `limit=1.5`) are 400s; other query parameters are ignored.
  * - `city` is validated by the same function in the trial scope rule and here, so a malformed slug is a
- *   400 INVALID_CITY_SLUG for every tier. A well-formed slug that is not a live city is a 404 NOT_FOUND,
- *   as on the program routes. For trial keys the access check runs first, so its 400/403 come before ours.
+ *   400 INVALID_CITY_SLUG for every tier. A well-formed slug that is not a live city is a 400 UNKNOWN_CITY:
+ *   spec 4.3 gives this route no 404 and spec 7 files an invalid city slug of the feed under 400 (unlike the
+ *   program routes, where the city is the resource). For trial keys the access check runs first, so its
+ *   400/403 come before ours.
  * - Keyset pagination over raw event ids, newest first. The first page freezes `snapshotMaxId` into the
  *   cursor; later pages never read above it. A cursor holds ids, not the dataset revision, so it keeps
  *   working across snapshot swaps; it is refused (400 INVALID_CURSOR) when forged, malformed, or sent
@@ -51,7 +53,9 @@ export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeR
       sendJson(ctx, stored);
       return;
     }
-    if (query.city !== undefined && !snapshot.city(query.city)) throw new ApiError(404, 'NOT_FOUND', 'city not found in the licensed live scope');
+    if (query.city !== undefined && !snapshot.city(query.city)) {
+      throw new ApiError(400, 'UNKNOWN_CITY', `query parameter city '${query.city}' is not a licensed live city`);
+    }
     // A first page freezes the newest id as the walk's bound (rule 3); later pages carry it in the cursor.
     const maxId = snapshot.maxChangeId();
     const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorSecret);

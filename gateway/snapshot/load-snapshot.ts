@@ -28,17 +28,18 @@
  * revision costs O(1).
  */
 import { availableParallelism } from 'node:os';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { inspectSnapshotHeader, SQLITE_HEADER_BYTES } from '../../build/snapshot/inspect-snapshot.ts';
 import { checksumFileOf, parseChecksumLine } from '../../build/snapshot/snapshot-checksum.ts';
 import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
+import { fileIdentity, identityOfStats } from '../files/file-identity.ts';
 import { openSnapshot, SnapshotRejectedError, type Snapshot } from './open-snapshot.ts';
 import { INLINE_HASH_BYTES, sha256OfDescriptor, sha256OfRanges } from './sha256-of-descriptor.ts';
 
 /** A snapshot that passed every check, with what the check cost. */
 export interface LoadedSnapshot {
   snapshot: Snapshot;
-  /** Identifies the file's bytes on disk (see snapshotIdentity); equal identities need no new check. */
+  /** Identifies the file's bytes on disk (see fileIdentity); equal identities need no new check. */
   identity: string;
   /** File size in bytes. */
   bytes: number;
@@ -84,7 +85,7 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
     if (!structure.ok) throw refuse(structure.check, structure.reason);
     const recorded = readRecordedChecksum(file, refuse);
     snapshot = openSnapshot(file);
-    const identity = identityOf(stat);
+    const identity = identityOfStats(stat);
     const hashed = options.verified?.get(identity) !== recorded;
     if (hashed) {
       const size = Number(stat.size);
@@ -103,7 +104,7 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
       }
     }
     // The path could have been replaced by a rename mid-check: SQLite must hold the very bytes we hashed.
-    if (snapshotIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
+    if (fileIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
     remember(options.verified, identity, recorded);
     return { snapshot, identity, bytes: Number(stat.size), checkMs: performance.now() - started, hashed };
   } catch (error) {
@@ -112,19 +113,6 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
   } finally {
     closeSync(fd);
   }
-}
-
-/** The identity of the file `path` resolves to now, or undefined when it cannot be read. */
-export function snapshotIdentity(path: string): string | undefined {
-  try {
-    return identityOf(statSync(path, { bigint: true }));
-  } catch {
-    return undefined;
-  }
-}
-
-function identityOf(stat: BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
 function readRecordedChecksum(file: string, refuse: (check: string, reason: string) => SnapshotRejectedError): string {

@@ -27,7 +27,8 @@ export interface RecordFacets {
   type: string[];
   income: string[];
   project: string[];
-  special: string[];
+  /** Null: no population restriction, so every `special` value matches. */
+  special: string[] | null;
   category: string | null;
   status: string;
 }

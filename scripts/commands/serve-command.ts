@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import { ConfigError, parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
 import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
-import { snapshotIdentity } from '../../gateway/snapshot/load-snapshot.ts';
+import { fileIdentity } from '../../gateway/files/file-identity.ts';
 import { startGateway, type GatewayLog, type RunningGateway } from '../../gateway/start-gateway.ts';
 import { CliFailure } from '../cli-failure.ts';
 
@@ -39,13 +39,13 @@ export function registerServeCommand(program: Command): void {
     let running: RunningGateway | undefined;
     let reloadWhenRunning = false;
     // The file last seen at the dataset path, taken before the start-up check so that a repoint during it is noticed.
-    let seenFile = snapshotIdentity(config.dataset);
+    let seenFile = fileIdentity(config.dataset);
     const reload = (trigger: string) => {
       if (running === undefined) {
         reloadWhenRunning = true;
         return;
       }
-      seenFile = snapshotIdentity(config.dataset);
+      seenFile = fileIdentity(config.dataset);
       // startGateway logs swaps and refusals; an unchanged file is worth a line only when asked by SIGHUP.
       void running.reload(trigger).then((outcome) => {
         if (outcome.status === 'unchanged' && trigger === 'SIGHUP') log.info({ trigger, revision: outcome.revision }, 'SIGHUP: dataset unchanged');
@@ -63,7 +63,7 @@ export function registerServeCommand(program: Command): void {
     if (reloadWhenRunning) reload('SIGHUP');
 
     const poll = setInterval(() => {
-      const file = snapshotIdentity(config.dataset);
+      const file = fileIdentity(config.dataset);
       if (file !== undefined && file !== seenFile) reload('dataset repointed');
     }, LINK_POLL_MS);
     poll.unref();

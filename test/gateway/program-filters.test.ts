@@ -36,7 +36,12 @@ describe('program filters', () => {
     ['/api/programs/alpha?income=rich', [], 0],
     ['/api/programs/alpha?special=seniors', ['a-furnace', 'a-lead', 'a-ramp', 'a-roof'], 2],
     ['/api/programs/alpha?special=veterans', ['a-furnace', 'a-lead'], 2],
-    ['/api/programs/alpha?special=astronauts', [], 0],
+    // Spec 4.3: records with no stored population restriction match any value, one outside the vocabulary
+    // included; records restricted to other groups do not, and the withheld unrestricted ones are counted.
+    ['/api/programs/alpha?special=astronauts', ['a-furnace', 'a-lead'], 2],
+    ['/api/programs/beta?special=astronauts', ['b-weather', 'state-loan'], 0],
+    ['/api/programs/gamma?special=astronauts', ['g-grant'], 1],
+    ['/api/programs/alpha?special=astronauts&category=home-repair', ['a-lead'], 1],
     ['/api/programs/alpha?project=heating-cooling', ['a-furnace'], 0],
     ['/api/programs/alpha?project=hvac', ['a-furnace'], 0],
     ['/api/programs/alpha?project=FURNACE', ['a-furnace'], 0],

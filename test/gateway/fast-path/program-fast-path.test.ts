@@ -40,7 +40,7 @@ const PATHS = [
   '/api/programs/alpha/', '/api/programs/Alpha', '/api/programs/al%70ha', '/API/programs/alpha', '/api/programs//alpha', '/api/programs/alpha/a-roof/extra',
 ];
 
-const QUERIES = ['', '?', '?type=grant', '?income=low', '?project=roof', '?project=Roofing', '?special=seniors', '?category=home-repair',
+const QUERIES = ['', '?', '?type=grant', '?income=low', '?project=roof', '?project=Roofing', '?special=seniors', '?special=astronauts', '?category=home-repair',
   '?status=available', '?status=bogus', '?type=grant&type=loan', '?income=low&project=roof', '?type=%20grant%20', '?type=', '?unrelated=1', `?type=${'x'.repeat(201)}`,
   // Past the query bound (gateway/http/parse-query.ts): the fast path declines it, Koa answers the 400.
   `?${Array.from({ length: 40 }, () => 'a').join('&')}`, `?${Array.from({ length: 33 }, (_, index) => `p${index}=1`).join('&')}`];

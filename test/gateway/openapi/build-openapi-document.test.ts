@@ -9,7 +9,7 @@ import { apiErrorSchema, trialScopeErrorSchema } from '../../../build/contract/e
 import { healthSchema, linkHealthCountsSchema } from '../../../build/contract/health-schema.ts';
 import { programListSchema } from '../../../build/contract/program-list-schema.ts';
 import {
-  contractorSchema, exportRowSchema, exportRowSchemaDocument, freshnessSchema, programSchema, programSchemaDocument,
+  contractorSchema, exportRowSchemaDocument, freshnessSchema, programSchema, programSchemaDocument,
 } from '../../../build/contract/program-schema.ts';
 import { readinessSchema } from '../../../build/contract/readiness-schema.ts';
 import { CHANGE_TYPES } from '../../../build/contract/vocab-enums.ts';
@@ -18,7 +18,7 @@ import { ERROR_CODES } from '../../../gateway/http/api-error.ts';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
 import { jsonSchemaDocumentSchema } from '../../../gateway/openapi/json-schema-document-schema.ts';
-import { collectErrorCodes, operationOf, resolveRef, type OpenApiDocument } from './openapi-walk.ts';
+import { collectErrorCodes, operationOf, resolveRef, responseCodes, type OpenApiDocument } from './openapi-walk.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 
@@ -41,7 +41,7 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/programs/{city}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/{city}/{programId}', ['200', '404', ...LICENSED_ERRORS]],
   ['/api/programs/national', ['200', ...LICENSED_ERRORS]],
-  ['/api/changes', ['200', '404', ...LICENSED_ERRORS]],
+  ['/api/changes', ['200', ...LICENSED_ERRORS]],
   // Operational probes: keyless like the public routes, but never metered (no 429).
   ['/healthz', ['200', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
   ['/readyz', ['200', '503', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
@@ -59,15 +59,29 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
-  it('publishes the contract schema objects themselves, never copies (STYLE 8)', () => {
+  it('publishes the contract schema objects, each part another component as a $ref to it (STYLE 8)', () => {
     const expected: Record<string, unknown> = {
-      Program: programSchema, ExportRow: exportRowSchema, Freshness: freshnessSchema, Contractor: contractorSchema,
+      Program: programSchema, Freshness: freshnessSchema, Contractor: contractorSchema,
       City: citySchema, CityWithCount: cityWithCountSchema, CityList: cityListSchema, CityCounts: cityCountsSchema,
       ProgramList: programListSchema, ChangeEvent: changeEventSchema, ChangeFeed: changeFeedSchema,
       DatasetHealth: healthSchema, LinkHealthCounts: linkHealthCountsSchema, DatasetReadiness: readinessSchema,
       ApiError: apiErrorSchema, TrialScopeError: trialScopeErrorSchema, JsonSchemaDocument: jsonSchemaDocumentSchema,
     };
-    for (const [name, schema] of Object.entries(expected)) assert.equal(doc.components.schemas[name], schema, name);
+    assert.deepEqual(Object.keys(doc.components.schemas).sort(), [...Object.keys(expected), 'ReportArtifact'].sort());
+    // Expanding the $refs gives back the contract object exactly: nothing is restated beside it.
+    const inline = (node: unknown): unknown => {
+      if (node === null || typeof node !== 'object') return node;
+      if ('$ref' in node) return inline(resolveRef(doc, node));
+      return Array.isArray(node) ? node.map(inline) : Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)]));
+    };
+    for (const [name, schema] of Object.entries(expected)) assert.deepEqual(inline(doc.components.schemas[name]), schema, name);
+    // A component that embeds none is the contract's own object.
+    for (const name of ['Freshness', 'City', 'ChangeEvent', 'ApiError', 'DatasetReadiness']) assert.equal(doc.components.schemas[name], expected[name], name);
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const program = doc.components.schemas.Program as { properties: Record<string, unknown> };
+    assert.deepEqual([program.properties.freshness, program.properties.contractor], [ref('Freshness'), ref('Contractor')]);
+    assert.deepEqual((doc.components.schemas.CityList as { properties: { cities: unknown } }).properties.cities, { type: 'array', items: ref('City') });
+    assert.deepEqual((doc.components.schemas.DatasetHealth as { properties: { linkHealth: unknown } }).properties.linkHealth, ref('LinkHealthCounts'));
   });
 
   it('publishes the report artifact shape without its corpus $id', () => {
@@ -131,6 +145,12 @@ describe('buildOpenApiDocument', () => {
     assert.deepEqual(documented.get('API_TRIAL_CITY_REQUIRED'), new Set(['400']));
     assert.deepEqual(documented.get('METHOD_NOT_ALLOWED'), new Set(['405']));
     for (const code of ERROR_CODES) assert.ok(doc.info.description.includes(`\`${code}\``), `info.description lists ${code}`);
+  });
+
+  it('keeps MALFORMED_REQUEST among the 400 codes of every operation, its own 400s included', () => {
+    for (const [path] of EXPECTED_STATUSES) {
+      assert.ok(responseCodes(doc, operationOf(doc, path).responses['400']).includes('MALFORMED_REQUEST'), path);
+    }
   });
 
   it('documents the change-feed defaults, event types, and the public request limit', () => {

@@ -18,34 +18,36 @@ interface LintProblem {
   location: Array<{ pointer: string }>;
 }
 
-// Warnings the design accepts: component schemas are embedded by identity (STYLE 8), so the parts of a
-// larger schema are not `$ref`-used; the deprecation headers exist for operations not deprecated yet.
-const ACCEPTED_WARNINGS = new Set([
-  '#/components/schemas/ExportRow', '#/components/schemas/Freshness', '#/components/schemas/Contractor',
-  '#/components/schemas/City', '#/components/schemas/CityWithCount', '#/components/schemas/ChangeEvent',
-  '#/components/schemas/LinkHealthCounts',
-  '#/components/headers/Deprecation', '#/components/headers/Sunset', '#/components/headers/Link',
-]);
+// The recommended rules with no-unused-components raised to an error (see the file).
+const config = join(import.meta.dirname, 'redocly.yaml');
 
 describe('buildOpenApiDocument under redocly lint', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hra-openapi-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('is a valid OpenAPI 3.1 description with no errors and only the accepted warnings', { timeout: 120_000 }, async () => {
+  async function lint(document: object): Promise<{ totals: { errors: number; warnings: number }; problems: LintProblem[] }> {
     const file = join(dir, 'openapi.json');
-    writeFileSync(file, JSON.stringify(buildOpenApiDocument(), null, 2));
+    writeFileSync(file, JSON.stringify(document, null, 2));
     // redocly exits non-zero on errors; the JSON report is on stdout either way.
-    const { stdout } = await run(process.execPath, [redoclyBin, 'lint', '--format=json', file], {
+    const { stdout } = await run(process.execPath, [redoclyBin, 'lint', '--format=json', `--config=${config}`, file], {
       maxBuffer: 16 * 1024 * 1024,
       // A test must not phone home: no usage telemetry, no update check.
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     })
       .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr }));
-    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: LintProblem[] };
-    const describe = (problem: LintProblem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`;
-    assert.deepEqual(report.problems.filter((problem) => problem.severity === 'error').map(describe), []);
-    const unexpected = report.problems.filter((problem) => !(problem.ruleId === 'no-unused-components' && ACCEPTED_WARNINGS.has(problem.location[0]?.pointer ?? '')));
-    assert.deepEqual(unexpected.map(describe), []);
-    assert.equal(report.totals.errors, 0);
+    return JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: LintProblem[] };
+  }
+  const describeProblem = (problem: LintProblem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`;
+
+  it('is a valid OpenAPI 3.1 description with no problem at all', { timeout: 120_000 }, async () => {
+    const report = await lint(buildOpenApiDocument());
+    assert.deepEqual(report.problems.map(describeProblem), []);
+    assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
+  });
+
+  it('counts an unused component as an error, not a warning', { timeout: 120_000 }, async () => {
+    const document = buildOpenApiDocument() as { components: { headers: Record<string, unknown> } };
+    const report = await lint({ ...document, components: { ...document.components, headers: { ...document.components.headers, Unused: { schema: { type: 'string' } } } } });
+    assert.deepEqual(report.problems.map(describeProblem), ['error no-unused-components #/components/headers/Unused: Component: "Unused" is never used.']);
   });
 });

@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { strongEtag } from '../../../build/snapshot/write-snapshot.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-import { operationOf, resolveRef, responseCodes, type OpenApiDocument } from './openapi-walk.ts';
+import { operationOf, resolveRef, responseCodes, templateOf, type OpenApiDocument } from './openapi-walk.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -18,12 +18,10 @@ const DOC_ID = 'urn:hra:openapi';
 ajv.addSchema({ $id: DOC_ID, components: { schemas: doc.components.schemas } });
 const rebase = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`));
 
-/** The documented path template a concrete path is served under (literal paths win over templates). */
-function templateOf(path: string): string {
-  const pathname = path.split('?')[0] ?? path;
-  if (pathname in doc.paths) return pathname;
-  const template = Object.keys(doc.paths).find((candidate) => new RegExp(`^${candidate.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
-  if (!template) throw new Error(`no documented path serves ${pathname}`);
+/** The documented path template a concrete path is served under; fails for an undocumented one. */
+function documentedTemplate(path: string): string {
+  const template = templateOf(doc, path);
+  if (!template) throw new Error(`no documented path serves ${path}`);
   return template;
 }
 
@@ -35,7 +33,7 @@ interface DocumentedResponse {
 /** Asserts that a live response is one the document describes: status, required headers, header values, body. */
 async function assertDocumented(path: string, response: Response): Promise<void> {
   const where = `${path} -> ${response.status}`;
-  const operation = operationOf(doc, templateOf(path));
+  const operation = operationOf(doc, documentedTemplate(path));
   const documented = operation.responses[String(response.status)];
   assert.ok(documented, `${where} is not documented`);
   const resolved = resolveRef(doc, documented) as DocumentedResponse;

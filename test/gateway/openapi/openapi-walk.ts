@@ -33,6 +33,13 @@ export function operationOf(doc: OpenApiDocument, path: string): Operation {
   return operation;
 }
 
+/** The documented path template a concrete path is served under (literal paths win over templates), if any. */
+export function templateOf(doc: OpenApiDocument, path: string): string | undefined {
+  const pathname = path.split('?')[0] ?? path;
+  if (pathname in doc.paths) return pathname;
+  return Object.keys(doc.paths).find((candidate) => new RegExp(`^${candidate.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+}
+
 /** Follows a local `$ref` (once, then again while the target is itself a `$ref`). */
 export function resolveRef(doc: OpenApiDocument, node: unknown): unknown {
   let current = node;

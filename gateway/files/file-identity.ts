@@ -1,0 +1,26 @@
+/**
+ * Which bytes a path names, cheaply: device, inode, size, mtime and ctime. Equal identities mean the same
+ * file, unchanged (any write through the filesystem moves ctime); a rename over the path or a rewrite in
+ * place gives another. The snapshot hot swap and the key store both notice a replaced file this way.
+ */
+import { statSync, type BigIntStats } from 'node:fs';
+
+/** The identity of the file `path` resolves to now, or undefined when it cannot be read. */
+export function fileIdentity(path: string): string | undefined {
+  try {
+    return identityOfStats(statSync(path, { bigint: true }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The identity of an already-taken `stat` or `fstat` (bigint, for nanosecond times). */
+export function identityOfStats(stat: BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** True when two identities name the same inode of the same device, whatever happened to its bytes. */
+export function sameInode(a: string, b: string): boolean {
+  const inode = (identity: string) => identity.split(':', 2).join(':');
+  return inode(a) === inode(b);
+}
