@@ -7,7 +7,7 @@
  * watching: it has no cache to keep current, so its lookups (tests, scripts) always ask the database.
  */
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { judgeKeyRow } from './judge-key-row.ts';
 import { toKeyStoreError } from './key-errors.ts';
@@ -73,6 +73,8 @@ export async function openPostgresKeyStore(url: string, options: PostgresKeyStor
   const db = new Kysely<PostgresKeyStoreDatabase>({ dialect: new PostgresDialect({ pool }) });
   let cache: PostgresKeyCache | undefined;
   try {
+    // Reached first, so that an unreachable server is reported as such rather than as a failed migration.
+    await sql`SELECT 1`.execute(db);
     await migratePostgresKeyStore(db as Kysely<unknown>, where);
     if (options.watch) {
       cache = await PostgresKeyCache.start({ db, listener: connection, where, now: options.now, bounds: options.cacheBounds, onStatus: options.onStatus });
