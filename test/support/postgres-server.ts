@@ -9,7 +9,7 @@ import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
-import { freePort } from './redis-server.ts';
+import { startOnFreePort } from './port-bound-child.ts';
 
 /** A running test cluster. */
 export interface PostgresServer {
@@ -54,12 +54,6 @@ export function postgresServerSkip(): string | false {
   return false;
 }
 
-const live = new Set<ChildProcess>();
-// Never leave a server behind, even when a test run dies.
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGQUIT');
-});
-
 /** Creates a cluster in a temporary directory and starts it; resolves once it accepts connections. */
 export async function startPostgresServer(): Promise<PostgresServer> {
   const bin = findPostgresBin();
@@ -74,38 +68,17 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   });
   if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr.trim().split('\n').at(-1) ?? initdb.status}`);
 
-  let child: ChildProcess | undefined;
-  let port = 0;
+  const launch = (port: number) => spawn(join(bin, 'postgres'), [
+    '-D', data, '-p', String(port), '-k', dir,
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off',
+  ], { stdio: ['ignore', 'pipe', 'pipe'], ...(runAs ?? {}) });
+  // SIGQUIT: PostgreSQL's immediate shutdown (see `kill` above).
+  const server = await startOnFreePort(launch, waitForConnection, 'SIGQUIT').catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const { port } = server;
   let databases = 0;
-  const start = async (): Promise<void> => {
-    child = spawn(join(bin, 'postgres'), [
-      '-D', data, '-p', String(port), '-k', dir,
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off',
-    ], { stdio: ['ignore', 'pipe', 'pipe'], ...(runAs ?? {}) });
-    live.add(child);
-    await waitForConnection(child, port);
-  };
-  const kill = async (): Promise<void> => {
-    const current = child;
-    if (current === undefined || current.exitCode !== null || current.signalCode !== null) return;
-    const exited = new Promise((resolve) => current.once('exit', resolve));
-    current.kill('SIGQUIT');
-    await exited;
-    live.delete(current);
-  };
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    try {
-      await start();
-      break;
-    } catch (error) {
-      await kill();
-      if (attempt === 3) {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      }
-    }
-  }
   return {
     port,
     async createDatabase() {
@@ -119,10 +92,10 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       }
       return `postgres://hra@127.0.0.1:${port}/${name}`;
     },
-    kill,
-    start,
+    kill: server.kill,
+    start: server.start,
     stop: async () => {
-      await kill();
+      await server.kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
