@@ -12,7 +12,7 @@ import { fileIdentity } from './files/file-identity.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import { hardenServer, SERVER_LIMITS } from './http/harden-server.ts';
 import { refuseLargeHeaderBlocks } from './http/refuse-large-header-blocks.ts';
-import { openKeyStore, type KeyStore } from './keys/key-store.ts';
+import { openKeyStoreAt, type OpenedKeyStore } from './keys/key-store-url.ts';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
@@ -69,11 +69,14 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   const first = await loadSnapshot(config.dataset, { verified });
   let servedIdentity = first.identity;
   const snapshots = new SnapshotHolder(first.snapshot);
-  let keys: KeyStore | undefined;
+  let keys: OpenedKeyStore | undefined;
   let limiter: RateLimiter | undefined;
+  let cursorSecret: Buffer;
   try {
-    keys = openKeyStore(config.keys, {
+    keys = await openKeyStoreAt(config.keys, {
       now: () => new Date(now()),
+      role: 'gateway',
+      onStatus: (status, detail) => (status === 'lost' ? log.error(detail) : log.info(detail)),
       onFileChange: (event) => {
         if (event.kind === 'unavailable') log.error({ keys: event.path, reason: event.reason }, 'key store unavailable: licensed routes answer 503 until it can be read');
         // Every `hra keys` write rewrites the file in place; only a replacement or a recovery is news.
@@ -81,18 +84,22 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
         else log.info({ keys: event.path, cause: event.cause }, `key store ${event.cause}: reading the file now at ${event.path}`);
       },
     });
+    // The flag wins; else a shared store's secret, so a cursor issued by one host pages on every other.
+    cursorSecret = config.cursorSecret !== undefined
+      ? Buffer.from(config.cursorSecret, 'utf8')
+      : (await keys.sharedSecret?.('change-feed cursor')) ?? randomBytes(32);
     limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
       // Loaded only when used: ioredis alone is about 50 ms of start-up (so is prom-client, below).
       : new (await import('./limits/redis-rate-limiter.ts')).RedisRateLimiter({ url: config.redisUrl, limits: config.limits, now, onError: (error) => log.error(`redis: ${error.message}`) });
   } catch (error) {
     snapshots.close();
-    await keys?.close();
+    await keys?.store.close();
     throw error;
   }
-  const keyStore = keys;
+  const { store: keyStore, scheme: keyStorageScheme } = keys;
   const rateLimiter = limiter;
-  if (config.redisUrl !== undefined && config.cursorSecret === undefined) {
+  if (config.redisUrl !== undefined && config.cursorSecret === undefined && keyStorageScheme === 'sqlite') {
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
   const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
@@ -105,9 +112,11 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
       sharedRateLimitStorage: rateLimiter.scheme === 'redis',
       rateLimitStorageScheme: rateLimiter.scheme,
       trustedOriginProxyConfigured: config.trustProxy,
+      sharedKeyStorage: keyStorageScheme === 'postgres',
+      keyStorageScheme,
     },
     trustProxy: config.trustProxy,
-    cursorSecret: config.cursorSecret === undefined ? randomBytes(32) : Buffer.from(config.cursorSecret, 'utf8'),
+    cursorSecret,
     log,
     metrics,
     isDraining: () => drain.draining,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, then
- * `--redis`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
+ * `--redis`, then `--redis --keys postgres://`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { FUNDING_STATUSES, INCOME_TIERS } from '../build/contract/vocab-enums.ts';
+import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
 import { fetchBody, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
@@ -49,8 +50,7 @@ async function main(): Promise<void> {
     const keys = join(work, 'keys.sqlite');
     const limits = join(work, 'limits.json');
     writeFileSync(limits, JSON.stringify(RAISED_LIMITS));
-    const created = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/hra.ts'), 'keys', 'create', '--keys', keys, '--tier', 'commercial', '--label', 'bench', '--json'], root);
-    const apiKey = (JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
+    const apiKey = await createBenchKey(keys);
     const routes = benchRoutes(dataset, join(work, 'corpus'), apiKey);
     const unfiltered = routes[0] as BenchRoute;
     const threads = availableParallelism() <= 2 ? 1 : 2;
@@ -76,21 +76,38 @@ async function main(): Promise<void> {
     await memory.process.stop();
 
     // Phase 2: the licensed routes with limit windows in a real Redis (ratios against phase 1's ceiling).
+    // Phase 3: the same with keys in a real PostgreSQL too: the configuration of several gateway hosts.
+    const sharedRoutes = (key: string) => benchRoutes(dataset, join(work, 'corpus'), key).filter((route) => REDIS_ROUTES.has(route.id) && (!options.quick || route.id === 'unfiltered'));
+    const sharedPhase = async (mode: SharedMode, redisUrl: string, keyStore: string, key: string): Promise<void> => {
+      const shared = await startBenchGateway({ root, dataset, keys: keyStore, limits, logFile: join(work, `gateway-${gateways.length}.log`), redisUrl }, unfiltered.path, key);
+      cleanup.push(() => shared.process.stop());
+      const server: RoundServer = { mode, origin: shared.process.url, pid: shared.process.pid };
+      const phaseRoutes = sharedRoutes(key);
+      const rest = await settledRss(shared.process.pid);
+      await warmUp(load, phaseRoutes, [server], options, state);
+      for (const route of phaseRoutes) figures.push(...(await driveRounds(load, route, [server], drive, state, progress)));
+      gateways.push(gatewayFigures(mode, shared, rest, state));
+      await shared.process.stop();
+    };
     const skip = options.redis ? redisServerSkip() : 'skipped (--no-redis)';
     if (skip === false) {
       const redis: RedisServer = await startRedisServer();
       cleanup.push(() => redis.stop());
-      const shared = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway-redis.log'), redisUrl: redis.url }, unfiltered.path, apiKey);
-      cleanup.push(() => shared.process.stop());
-      const redisServer: RoundServer = { mode: 'gateway --redis', origin: shared.process.url, pid: shared.process.pid };
-      const redisRoutes = routes.filter((route) => REDIS_ROUTES.has(route.id) && (!options.quick || route.id === 'unfiltered'));
-      const redisRest = await settledRss(shared.process.pid);
-      await warmUp(load, redisRoutes, [redisServer], options, state);
-      for (const route of redisRoutes) figures.push(...(await driveRounds(load, route, [redisServer], drive, state, progress)));
-      gateways.push(gatewayFigures('gateway --redis', shared, redisRest, state));
-      await shared.process.stop();
-      await redis.stop();
+      await sharedPhase('gateway --redis', redis.url, keys, apiKey);
       notes.push(`\`--redis\` rows: the licensed routes${options.quick ? ' (--quick: unfiltered only)' : ''} against a redis-server the bench started on loopback; their ratio is to the ceiling measured in the same run above.`);
+      const postgresSkip = options.postgres ? postgresServerSkip() : 'skipped (--no-postgres)';
+      if (postgresSkip === false) {
+        const postgres: PostgresServer = await startPostgresServer();
+        cleanup.push(() => postgres.stop());
+        const url = await postgres.createDatabase();
+        const sharedKey = await createBenchKey(url);
+        await sharedPhase('gateway --redis --keys postgres', redis.url, url, sharedKey);
+        await postgres.stop();
+        notes.push('`--redis --keys postgres` rows: the same routes with the key store in a PostgreSQL cluster the bench started on loopback (initdb in a temporary directory, fsync off); keys are cached in the gateway, so in steady state a request makes no database round trip.');
+      } else {
+        notes.push(`\`--keys postgres\` phase not run: ${postgresSkip}.`);
+      }
+      await redis.stop();
     } else {
       notes.push(`\`--redis\` phase not run: ${skip}.`);
     }
@@ -136,6 +153,15 @@ async function main(): Promise<void> {
     for (const step of cleanup.reverse()) await step().catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The gateway modes that share their storage, each run over the licensed routes of REDIS_ROUTES. */
+type SharedMode = Extract<RoundServer['mode'], 'gateway --redis' | 'gateway --redis --keys postgres'>;
+
+/** Issues the bench's commercial key into `keyStore` (a SQLite file or a postgres:// URL) with `hra keys create`. */
+async function createBenchKey(keyStore: string): Promise<string> {
+  const created = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/hra.ts'), 'keys', 'create', '--keys', keyStore, '--tier', 'commercial', '--label', 'bench', '--json'], root);
+  return (JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
 }
 
 /** The routes of issue 6, read from the built snapshot: the largest city, one of its served records. */

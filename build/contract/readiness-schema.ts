@@ -60,6 +60,9 @@ export const readinessSchema = {
         sharedRateLimitStorage: { type: 'boolean' },
         rateLimitStorageScheme: { enum: ['memory', 'redis'] },
         trustedOriginProxyConfigured: { type: 'boolean' },
+        // Not required: the spec requires only the three members above. Every gateway reports them; no gate reads them.
+        sharedKeyStorage: { type: 'boolean' },
+        keyStorageScheme: { enum: ['sqlite', 'postgres'] },
       },
     },
     thresholds: readinessThresholdsSchema,

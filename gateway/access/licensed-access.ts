@@ -14,7 +14,8 @@ import { setRateLimitHeaders } from './rate-limit-headers.ts';
 
 /** What licensed access needs; passed in, never global. */
 export interface AccessDependencies {
-  lookupKey: (raw: string | undefined) => KeyLookupResult;
+  /** Synchronous when the answer is at hand; a promise when a remote key store must be asked (a cache miss). */
+  lookupKey: (raw: string | undefined) => KeyLookupResult | Promise<KeyLookupResult>;
   limiter: RateLimiter;
   now: () => number;
 }
@@ -45,7 +46,7 @@ export function licensedAccess(deps: AccessDependencies, scope: ScopeRule = {}):
   return async (ctx, next) => {
     let key: LicensedKey;
     try {
-      key = admitKey(deps, ctx.get('x-api-key') || undefined, scope, ctx as unknown as ScopeContext);
+      key = await admitKeyWhenLooked(deps, ctx.get('x-api-key') || undefined, scope, ctx as unknown as ScopeContext);
     } catch (refusal) {
       if (refusal instanceof ApiError && (refusal.status === 401 || refusal.status === 403 || refusal.status === 400)) {
         await meterAddress(deps, ctx);
@@ -69,16 +70,37 @@ export const LICENSED_RESPONSE_HEADERS: readonly (readonly [string, string])[] =
 
 /**
  * Key, tier and scope: the licensed key when all pass, else throws the refusal (401, 403, a trial's 400,
- * or 503 when the key store cannot be read). Meters nothing.
+ * or 503 when the key store cannot be read). Meters nothing. Synchronous, for the fast path: a lookup
+ * that must wait on a remote store throws, and the fast path hands the request to the Koa chain, which
+ * waits for the same lookup (the store shares one query per key).
  */
 export function admitKey(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, ctx: ScopeContext): LicensedKey {
-  let result: KeyLookupResult;
+  let result: KeyLookupResult | Promise<KeyLookupResult>;
   try {
     result = deps.lookupKey(raw);
   } catch (error) {
-    if (error instanceof KeyStoreUnavailableError) throw authUnavailable();
-    throw error;
+    throw asAccessFailure(error);
   }
+  if (result instanceof Promise) throw new Error('the key lookup is waiting on the key store');
+  return admitLookedUpKey(result, scope, ctx);
+}
+
+/** admitKey for the Koa chain, which may wait for a lookup that asks a remote key store. */
+export async function admitKeyWhenLooked(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, ctx: ScopeContext): Promise<LicensedKey> {
+  let result: KeyLookupResult;
+  try {
+    result = await deps.lookupKey(raw);
+  } catch (error) {
+    throw asAccessFailure(error);
+  }
+  return admitLookedUpKey(result, scope, ctx);
+}
+
+function asAccessFailure(error: unknown): unknown {
+  return error instanceof KeyStoreUnavailableError ? authUnavailable() : error;
+}
+
+function admitLookedUpKey(result: KeyLookupResult, scope: ScopeRule, ctx: ScopeContext): LicensedKey {
   if (result.kind !== 'valid') throw keyRefusal(result);
   checkScope(result.key, scope, ctx);
   return result.key;

@@ -17,13 +17,13 @@ export interface GatewaySetting {
 /** Every gateway setting; the flag wins over the environment variable, which wins over the default. */
 export const GATEWAY_SETTINGS = [
   { name: 'dataset', flag: '--dataset <file>', env: 'HRA_DATASET', kind: 'path', default: 'dist/current.sqlite', help: 'snapshot to serve (a published current.sqlite follows new revisions on SIGHUP)' },
-  { name: 'keys', flag: '--keys <db>', env: 'HRA_KEYS', kind: 'path', default: 'dist/keys.sqlite', help: 'SQLite key store (created empty when missing)' },
+  { name: 'keys', flag: '--keys <db>', env: 'HRA_KEYS', kind: 'path', default: 'dist/keys.sqlite', help: 'key store: a SQLite file (created empty when missing) or a postgres:// URL shared by several gateways' },
   { name: 'port', flag: '--port <n>', env: 'HRA_PORT', kind: 'port', default: '8080', help: 'TCP port; 0 picks a free one' },
   { name: 'host', flag: '--host <address>', env: 'HRA_HOST', kind: 'host', default: '127.0.0.1', help: 'address to listen on' },
   { name: 'redis', flag: '--redis <url>', env: 'HRA_REDIS_URL', kind: 'url', default: undefined, help: 'keep rate-limit windows in Redis, shared by every gateway (redis://host:port)' },
   { name: 'trustProxy', flag: '--trust-proxy', env: 'HRA_TRUST_PROXY', kind: 'boolean', default: 'false', help: 'take client addresses for public limits from X-Forwarded-For' },
   { name: 'limits', flag: '--limits <file.json>', env: 'HRA_LIMITS', kind: 'path', default: undefined, help: 'override request limits (partial JSON: tiers.<tier>.perMinute|perDay, public.perMinute|perDay)' },
-  { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors; set the same value on every gateway sharing clients (default: random per process)' },
+  { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors (default: kept in a postgres:// key store and shared by every gateway on it; random per process with a SQLite key store)' },
   { name: 'logLevel', flag: '--log-level <level>', env: 'HRA_LOG_LEVEL', kind: 'level', default: 'info', help: 'least severe log line written to stderr: trace, debug, info, warn, error, fatal or silent' },
   { name: 'cacheMb', flag: '--cache-mb <n>', env: 'HRA_CACHE_MB', kind: 'megabytes', default: '48', help: 'memory for cached response bodies and record lists, in MiB (1 to 65536); the process needs about 100 MB besides' },
   { name: 'metricsPort', flag: '--metrics-port <n>', env: 'HRA_METRICS_PORT', kind: 'port', default: undefined, help: 'serve Prometheus metrics at GET /metrics on this port of the same host (off when unset; 0 picks a free one)' },

@@ -1,6 +1,7 @@
 /** Parses the gateway settings once into a frozen object; a bad value fails start-up with a line naming it. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
 import { LOG_LEVELS, type LogLevel } from '../observability/gateway-logger.ts';
 import { GATEWAY_SETTINGS } from './gateway-settings.ts';
@@ -87,12 +88,16 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
   const cacheMb = Number(cache.value);
   if (!/^\d+$/.test(cache.value ?? '') || cacheMb < 1 || cacheMb > 65_536) throw new ConfigError(`${cache.source}: cache size must be an integer number of MiB from 1 to 65536, got ${JSON.stringify(cache.value)}`);
 
+  const keys = get('keys');
+  if (keys.value === undefined || keys.value === '') throw new ConfigError(`${keys.source}: must be a key store file or a postgres:// URL`);
+  if (isPostgresUrl(keys.value) && !URL.canParse(keys.value)) throw new ConfigError(`${keys.source}: not a valid postgres:// URL`);
+
   const host = get('host');
   if (!host.value || /\s/.test(host.value)) throw new ConfigError(`${host.source}: host must be an address, got ${JSON.stringify(host.value)}`);
 
   return Object.freeze({
     dataset: resolve(get('dataset').value ?? ''),
-    keys: resolve(get('keys').value ?? ''),
+    keys: normalizeKeyStoreLocation(keys.value),
     port: portNumber,
     host: host.value,
     redisUrl: redis.value,

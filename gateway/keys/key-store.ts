@@ -11,16 +11,18 @@
  * The store follows its path (follow-key-store-file.ts): a file replaced by rename, deleted, truncated or
  * overwritten is noticed within a check interval and reopened, or makes the store unavailable.
  */
-import { digestKey, generateKey, generateKeyId, parseKeyShape } from './key-format.ts';
-import { KeyStateError, KeyStoreUnavailableError, UnknownKeyIdError, toKeyStoreError } from './key-errors.ts';
-import { toListedKey, type ListedKey } from './key-listing.ts';
-import { classifyKeyRow, type KeyLookupResult, type KeyRowForVerdict } from './key-lookup.ts';
-import { resolveKeyPolicy, type KeyPolicyRequest } from './key-policy.ts';
-import { openKeyStoreConnection, type KeyStoreConnection } from './key-store-connection.ts';
-import type { ApiKeysTable, KeyStoreDatabase } from './key-store-schema.ts';
-import { fromStoredTier, toStoredTier, type KeyTier } from './key-tiers.ts';
 import { FollowedKeyStoreFile, KEY_STORE_FILE_CHECK_MS, type KeyStoreFileEvent } from './follow-key-store-file.ts';
 import { inImmediateTransaction } from './in-immediate-transaction.ts';
+import { digestKey, parseKeyShape } from './key-format.ts';
+import { toKeyStoreError } from './key-errors.ts';
+import type { ListedKey } from './key-listing.ts';
+import { judgeKeyRow } from './judge-key-row.ts';
+import type { KeyLookupResult, KeyRowForVerdict } from './key-lookup.ts';
+import type { KeyPolicyRequest } from './key-policy.ts';
+import { openKeyStoreConnection, type KeyStoreConnection } from './key-store-connection.ts';
+import type { KeyStoreDatabase } from './key-store-schema.ts';
+import { issueKey, listStoredKeys, newKeyRow, revokeStoredKey, rotateStoredKey } from './key-store-writes.ts';
+import type { KeyTier } from './key-tiers.ts';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 
@@ -69,18 +71,24 @@ export interface KeyStore {
   rotateKey(id: string): Promise<IssuedKey>;
   /** Every key, oldest first, without secrets or digests. */
   listKeys(): Promise<readonly ListedKey[]>;
-  /** The request-path check: synchronous, and never touches the database for a malformed key. */
-  lookupKey(raw: string | undefined): KeyLookupResult;
+  /**
+   * The request-path check; never touches the database for a malformed key. Synchronous whenever the
+   * answer is at hand (always for SQLite); a promise only when a remote store must be asked.
+   */
+  lookupKey(raw: string | undefined): KeyLookupResult | Promise<KeyLookupResult>;
   close(): Promise<void>;
+}
+
+/** A store whose lookups are always answered synchronously: the embedded SQLite file. */
+export interface LocalKeyStore extends KeyStore {
+  lookupKey(raw: string | undefined): KeyLookupResult;
 }
 
 /** Marks a well-formed key the store does not hold, in the lookup cache. */
 const UNKNOWN = Symbol('unknown key');
 
-const listedColumns = ['id', 'tier', 'cities', 'label', 'created_at', 'expires_at', 'revoked_at', 'rotated_from'] as const;
-
 /** Opens (and when read-write, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
-export function openKeyStore(path: string, options: KeyStoreOptions): KeyStore {
+export function openKeyStore(path: string, options: KeyStoreOptions): LocalKeyStore {
   const readonly = options.readonly ?? false;
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const file = new FollowedKeyStoreFile(path, true, {
@@ -92,7 +100,7 @@ export function openKeyStore(path: string, options: KeyStoreOptions): KeyStore {
   return new SqliteKeyStore(file, options.now);
 }
 
-class SqliteKeyStore implements KeyStore {
+class SqliteKeyStore implements LocalKeyStore {
   readonly #file: FollowedKeyStoreFile;
   readonly #now: () => Date;
   /**
@@ -143,66 +151,28 @@ class SqliteKeyStore implements KeyStore {
     } catch (error) {
       throw toKeyStoreError(error, 'looking up a key');
     }
-    if (row === UNKNOWN) return { kind: 'unknown' };
-    const verdict = classifyKeyRow(row, this.#now());
-    if (verdict.kind === 'corrupt') {
-      throw new KeyStoreUnavailableError(`key store row ${verdict.id} is corrupt: ${verdict.reason}`);
-    }
-    return verdict;
+    return judgeKeyRow(row === UNKNOWN ? null : row, this.#now());
   }
 
   async createKey(request: KeyPolicyRequest): Promise<IssuedKey> {
-    const now = this.#now();
-    const policy = resolveKeyPolicy(request, now);
-    const row = {
-      id: generateKeyId(),
-      tier: toStoredTier(policy.tier),
-      cities: policy.cities === null ? null : JSON.stringify(policy.cities),
-      label: policy.label,
-      created_at: now.toISOString(),
-      expires_at: policy.expiresAt?.toISOString() ?? null,
-      revoked_at: null,
-      rotated_from: null,
-    };
-    return this.#write('creating a key', (db) => this.#issue(db, row));
+    const row = newKeyRow(request, this.#now());
+    return this.#write('creating a key', (db) => issueKey(db, row));
   }
 
   async revokeKey(id: string): Promise<RevokedKey> {
     const revokedAt = this.#now().toISOString();
-    return this.#write(`revoking ${id}`, async (db) => {
-      const row = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
-      if (row === undefined) throw new UnknownKeyIdError(id);
-      if (row.revoked_at !== null) return { id, revokedAt: row.revoked_at, alreadyRevoked: true };
-      await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).execute();
-      return { id, revokedAt, alreadyRevoked: false };
-    });
+    return this.#write(`revoking ${id}`, (db) => revokeStoredKey(db, id, revokedAt, { lockRows: false }));
   }
 
   async rotateKey(id: string): Promise<IssuedKey> {
     const now = this.#now();
-    return this.#write(`rotating ${id}`, async (db) => {
-      const old = await db.selectFrom('api_keys').select(listedColumns).where('id', '=', id).executeTakeFirst();
-      if (old === undefined) throw new UnknownKeyIdError(id);
-      if (old.revoked_at !== null) {
-        const next = await db.selectFrom('api_keys').select('id').where('rotated_from', '=', id).executeTakeFirst();
-        throw new KeyStateError(
-          next === undefined ? `key ${id} is revoked and cannot be rotated` : `key ${id} was rotated to ${next.id}; rotate that one`,
-        );
-      }
-      if (old.expires_at !== null && Date.parse(old.expires_at) <= now.getTime()) {
-        throw new KeyStateError(`key ${id} expired at ${old.expires_at}; rotation keeps the expiry, so create a new key`);
-      }
-      await db.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('id', '=', id).execute();
-      // The successor inherits tier, cities, label and expiry: rotation replaces a secret, never extends a trial.
-      return this.#issue(db, { ...old, id: generateKeyId(), created_at: now.toISOString(), rotated_from: id });
-    });
+    return this.#write(`rotating ${id}`, (db) => rotateStoredKey(db, id, now, { lockRows: false }));
   }
 
   async listKeys(): Promise<readonly ListedKey[]> {
     const now = this.#now();
     try {
-      const query = this.#connection().kysely.selectFrom('api_keys').select(listedColumns).orderBy('created_at').orderBy('id');
-      return (await query.execute()).map((row) => toListedKey(row, now));
+      return await listStoredKeys(this.#connection().kysely, now);
     } catch (error) {
       throw toKeyStoreError(error, 'listing keys');
     }
@@ -225,16 +195,6 @@ class SqliteKeyStore implements KeyStore {
       this.#seenVersion = -1;
     }
     return connection;
-  }
-
-  async #issue(db: Kysely<KeyStoreDatabase>, row: Omit<ApiKeysTable, 'secret_digest'>): Promise<IssuedKey> {
-    const tier = fromStoredTier(row.tier);
-    if (tier === undefined) throw new KeyStoreUnavailableError(`key store row ${row.id} has an unknown tier`);
-    const key = generateKey(tier);
-    await db.insertInto('api_keys').values({ ...row, secret_digest: digestKey(key) }).execute();
-    const cities = row.cities === null ? null : (JSON.parse(row.cities) as string[]);
-    const { id, label, created_at: createdAt, expires_at: expiresAt, rotated_from: rotatedFrom } = row;
-    return Object.freeze({ id, key, tier, cities, label, createdAt, expiresAt, rotatedFrom });
   }
 
   async #write<T>(doing: string, work: (db: Kysely<KeyStoreDatabase>) => Promise<T>): Promise<T> {

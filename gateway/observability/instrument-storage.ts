@@ -30,11 +30,17 @@ export function instrumentLimiter(limiter: RateLimiter, metrics: GatewayMetrics)
 
 /** The same key lookup, counting key-store faults. */
 export function instrumentKeyLookup(lookupKey: AccessDependencies['lookupKey'], metrics: GatewayMetrics): AccessDependencies['lookupKey'] {
+  const count = (error: unknown) => {
+    if (error instanceof KeyStoreUnavailableError) metrics.countStorageFault('key_store');
+  };
   return (raw) => {
     try {
-      return lookupKey(raw);
+      const result = lookupKey(raw);
+      // Counted on a side branch, so the promise handed on is the store's own (never a new unhandled one).
+      if (result instanceof Promise) result.catch(count);
+      return result;
     } catch (error) {
-      if (error instanceof KeyStoreUnavailableError) metrics.countStorageFault('key_store');
+      count(error);
       throw error;
     }
   };

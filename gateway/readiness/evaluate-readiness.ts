@@ -15,6 +15,9 @@ export interface Infrastructure {
   sharedRateLimitStorage: boolean;
   rateLimitStorageScheme: 'memory' | 'redis';
   trustedOriginProxyConfigured: boolean;
+  /** Keys in a store every gateway shares (PostgreSQL), so a revocation anywhere holds everywhere. */
+  sharedKeyStorage?: boolean;
+  keyStorageScheme?: 'sqlite' | 'postgres';
 }
 
 interface Reason {

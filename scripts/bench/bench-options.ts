@@ -14,12 +14,14 @@ export interface BenchOptions {
   readonly profileSeconds: number;
   /** Skip the `--redis` phase even when redis-server is installed. */
   readonly redis: boolean;
+  /** Skip the `--redis --keys postgres://` phase even when Redis and PostgreSQL are installed. */
+  readonly postgres: boolean;
   /** Markdown file whose section for this configuration is replaced. */
   readonly out: string;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -27,6 +29,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let scale = 1;
   let profile: boolean | undefined;
   let redis = true;
+  let postgres = true;
   let out = 'BENCHMARKS.md';
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -39,6 +42,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--profile') profile = true;
     else if (arg === '--no-profile') profile = false;
     else if (arg === '--no-redis') redis = false;
+    else if (arg === '--no-postgres') postgres = false;
     else if (arg === '--out') out = value();
     else if (arg === '--scale') {
       const text = value();
@@ -57,6 +61,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     profile: profile ?? !quick,
     profileSeconds: quick ? 3 : 5,
     redis,
+    postgres,
     out,
   });
 }

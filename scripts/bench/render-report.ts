@@ -5,7 +5,7 @@ import type { Spread } from './round-statistics.ts';
 import type { HotFunction } from './summarize-cpu-profile.ts';
 
 /** Which server answered. */
-export type ServerMode = 'gateway' | 'gateway --redis' | 'ceiling';
+export type ServerMode = 'gateway' | 'gateway --redis' | 'gateway --redis --keys postgres' | 'ceiling';
 
 /** Route ids, in table order. */
 export const ROUTE_IDS = ['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'sample', 'changes', 'health'] as const;
@@ -84,7 +84,7 @@ export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] 
   const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | CPU µs/req | vs ceiling by CPU | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const route of ROUTE_IDS) {
     const ceiling = find(report.routes, route, 'ceiling');
-    for (const mode of ['gateway', 'gateway --redis', 'ceiling'] as const) {
+    for (const mode of ['gateway', 'gateway --redis', 'gateway --redis --keys postgres', 'ceiling'] as const) {
       const figures = find(report.routes, route, mode);
       if (!figures) continue;
       const ratio = mode === 'ceiling' || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;

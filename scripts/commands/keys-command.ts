@@ -3,12 +3,13 @@
  * keeps only digests: a plaintext key is printed once, by create or rotate, and never again.
  * In JSON output `cities` is `[]` for a paid key (unrestricted: the whole licensed scope).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { KeyPolicyError, KeyStateError, KeyStoreUnavailableError, UnknownKeyIdError } from '../../gateway/keys/key-errors.ts';
 import type { ListedKey } from '../../gateway/keys/key-listing.ts';
 import type { KeyPolicyRequest } from '../../gateway/keys/key-policy.ts';
-import { openKeyStore, type IssuedKey, type KeyStore } from '../../gateway/keys/key-store.ts';
+import type { IssuedKey, KeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
 import { isKeyTier } from '../../gateway/keys/key-tiers.ts';
 import { readLiveCitySlugs } from '../../gateway/keys/live-city-slugs.ts';
 
@@ -76,7 +77,7 @@ export function registerKeysCommand(program: Command): void {
 
 function withStoreFlags(command: Command): Command {
   return command
-    .requiredOption('--keys <db>', 'key store file (SQLite; created if absent)')
+    .addOption(new Option('--keys <db>', 'key store: a SQLite file (created if absent) or a postgres:// URL').env('HRA_KEYS').makeOptionMandatory())
     .option('--json', 'print one JSON object as the last stdout line');
 }
 
@@ -121,7 +122,7 @@ function readDatasetCities(path: string): ReadonlySet<string> {
 async function withKeyStore(flags: StoreFlags, work: (store: KeyStore) => Promise<void>): Promise<void> {
   let store: KeyStore;
   try {
-    store = openKeyStore(flags.keys, { now: () => new Date() });
+    store = (await openKeyStoreAt(flags.keys, { now: () => new Date(), role: 'cli' })).store;
   } catch (error) {
     throw asCliFailure(error);
   }

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { startOnFreePort } from './port-bound-child.ts';
 
 /** A throwaway redis-server on a loopback port, for tests that must talk to a real Redis. */
 export interface RedisServer {
@@ -41,50 +42,20 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-const live = new Set<ChildProcess>();
-// Never leave a server behind, even when a test run dies.
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
 /** Starts redis-server (no persistence) on a free loopback port in a temporary directory; resolves once it answers PING. */
 export async function startRedisServer(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hra-redis-'));
-  let child: ChildProcess | undefined;
-  let port = 0;
-  const start = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    live.add(child);
-    await waitForPing(child, port);
-  };
-  const kill = async (): Promise<void> => {
-    const current = child;
-    if (current === undefined || current.exitCode !== null || current.signalCode !== null) return;
-    const exited = new Promise((resolve) => current.once('exit', resolve));
-    current.kill('SIGKILL');
-    await exited;
-    live.delete(current);
-  };
-  // A port can be taken between asking and binding; try a few.
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    try {
-      await start();
-      break;
-    } catch (error) {
-      await kill();
-      if (attempt === 3) throw error;
-    }
-  }
+  const launch = (port: number) => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = await startOnFreePort(launch, waitForPing, 'SIGKILL');
   return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    kill,
-    start,
+    port: server.port,
+    url: `redis://127.0.0.1:${server.port}`,
+    kill: server.kill,
+    start: server.start,
     stop: async () => {
-      await kill();
+      await server.kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };

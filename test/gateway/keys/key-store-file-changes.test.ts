@@ -12,18 +12,18 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import type { KeyStoreFileEvent } from '../../../gateway/keys/follow-key-store-file.ts';
-import { openKeyStore, type KeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/key-store.ts';
 
 const INTERVAL_MS = 250;
 const now = () => new Date('2026-03-01T12:00:00.000Z');
 let elapsed = 0;
 let dir = '';
 let path = '';
-let gateway: KeyStore;
+let gateway: LocalKeyStore;
 let events: KeyStoreFileEvent[];
 
 /** Another process's store on a file (the CLI's): opened, used, closed. */
-async function withStore<T>(file: string, use: (store: KeyStore) => Promise<T>): Promise<T> {
+async function withStore<T>(file: string, use: (store: LocalKeyStore) => Promise<T>): Promise<T> {
   const store = openKeyStore(file, { now });
   try {
     return await use(store);

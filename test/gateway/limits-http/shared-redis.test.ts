@@ -4,13 +4,13 @@
  * 429 on whichever process receives it.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../../gateway/keys/key-store.ts';
 import { redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited } from './limits-http-support.ts';
 
@@ -18,45 +18,6 @@ import { assertLimitHeaders, assertRateLimited } from './limits-http-support.ts'
 // midnight) a test is very unlikely to straddle; the minute window is far out of reach.
 const DAY_QUOTA = 9;
 const LIMITS = { tiers: { nonprofit: { perMinute: 10_000, perDay: DAY_QUOTA } } };
-const START_TIMEOUT_MS = 30_000;
-
-interface ServeProcess {
-  url: string;
-  child: ChildProcess;
-}
-
-/** Spawns `hra serve` on port 0 and resolves with the URL it prints once it accepts requests. */
-function serve(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hra.ts', 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => fail(new Error(`hra serve printed no URL within ${START_TIMEOUT_MS} ms: ${stderr}`)), START_TIMEOUT_MS);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.once('exit', (code) => fail(new Error(`hra serve exited with ${code}: ${stderr}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on (http:\/\/\S+)\n/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve({ url: match[1]!, child });
-      }
-    });
-  });
-}
-
-async function stop(process: ServeProcess | undefined): Promise<void> {
-  if (process === undefined || process.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => process.child.once('exit', resolve));
-  process.child.kill('SIGTERM');
-  await exited;
-}
 
 describe('two gateway processes sharing one Redis', { skip: redisServerSkip() }, () => {
   let redis: RedisServer;
@@ -76,7 +37,7 @@ describe('two gateway processes sharing one Redis', { skip: redisServerSkip() },
     gateways.push(...(await Promise.all([serve(args), serve(args)])));
   });
   after(async () => {
-    await Promise.all(gateways.map(stop));
+    await Promise.all(gateways.map(stopServe));
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
