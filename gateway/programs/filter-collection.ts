@@ -33,8 +33,11 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
 
   return function filteredCollection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer {
     const project = filters.project === undefined ? undefined : (snapshot.projectAliases.get(filters.project.toLowerCase()) ?? null);
-    const normalized = { ...filters, ...(project === undefined ? {} : { project: project ?? '' }) };
-    const key = `${snapshot.revision}\u0000${city}\u0000${FILTER_NAMES.map((name) => normalized[name] ?? '').join('\u0000')}`;
+    const normalized: ProgramFilters = { ...filters, ...(project === undefined ? {} : { project: project ?? '' }) };
+    // JSON keeps every value apart (none can pose as two), and an unknown project (false) apart from no
+    // project filter (null): as one joined string they shared a slot, so `special=x` could be answered
+    // with the empty collection cached for `special=x&project=<unknown>`, or the other way round.
+    const key = JSON.stringify([snapshot.revision, city, ...FILTER_NAMES.map((name) => (name === 'project' && project === null ? false : (normalized[name] ?? null)))]);
     const cached = collections.get(key);
     if (cached) return cached;
 

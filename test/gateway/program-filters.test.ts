@@ -88,6 +88,15 @@ describe('program filters', () => {
     assert.equal(first, second);
   });
 
+  it('never answers a filter set with the collection cached for another', async () => {
+    const all = ['a-furnace', 'a-lead', 'a-ramp', 'a-roof'];
+    // An unknown project matches nothing, whatever else is asked; it shared the cache slot of "no project".
+    assert.deepEqual(ids(await list('/api/programs/alpha?special=seniors&income=low')), all);
+    assert.deepEqual(ids(await list('/api/programs/alpha?special=seniors&income=low&project=jacuzzi')), []);
+    assert.deepEqual(ids(await list('/api/programs/alpha?special=disabled&project=jacuzzi')), []);
+    assert.deepEqual(ids(await list('/api/programs/alpha?special=disabled')), ['a-furnace', 'a-lead', 'a-ramp']);
+  });
+
   it('AND of filters equals the intersection of each filter alone (property)', async () => {
     const values = {
       type: ['homeowner', 'renter', 'landlord', 'nobody'],
