@@ -3,6 +3,8 @@
  * a query of more than MAX_QUERY_PARAMETERS parameters, however it is spelled, with a 400.
  */
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ApiError } from '../../../gateway/http/api-error.ts';
@@ -79,5 +81,22 @@ describe('parseQuery', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('query reading in the gateway', () => {
+  it('goes through parseQuery only: no code reads Koa\'s ctx.query or imports a Koa private module', () => {
+    const gateway = join(import.meta.dirname, '..', '..', '..', 'gateway');
+    const offending: string[] = [];
+    for (const entry of readdirSync(gateway, { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const file = join(entry.parentPath, entry.name);
+      readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+        // Comments may name what is avoided; code may not use it.
+        if (/^\s*(\*|\/\/|\/\*)/.test(line)) return;
+        if (/\.query\b/.test(line) || /['"]koa\/lib\//.test(line)) offending.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(offending, []);
   });
 });
