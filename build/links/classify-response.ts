@@ -10,8 +10,8 @@ import { readPageHeadings } from './read-page-headings.ts';
 // a token of its own, so "Form 404-B", "HB404" or "$404" does not.
 const NOT_FOUND_TEXT = [
   /\b(page|file|document|content|resource)s? (was |is )?not found\b/i,
-  /\b(page|file|document)s? (cannot|can't|could not|couldn't) be found\b/i,
-  /\b(page|file|document)s? (does not|doesn't) exist\b/i,
+  /\b(cannot|can't|could not|couldn't) be found\b/i,
+  /\b(page|file|document)\b[^.]{0,40}\b(does not|doesn't|no longer) exists?\b/i,
   /^(error:? )?not found$/i,
   /\bp[áa]gina no (encontrada|existe)\b/i,
   /(^|[^\w$,.-])404(?![\w,-]|\.\d)/,

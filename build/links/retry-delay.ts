@@ -8,7 +8,8 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (text === undefined || text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // An HTTP-date names its weekday and month; Date.parse alone would read "-5" as a year.
+  const date = /^[a-z]{3}, /i.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
