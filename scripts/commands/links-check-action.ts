@@ -66,11 +66,11 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     });
   }
   const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
-  const dispatcher = createLinkDispatcher({ proxy, perHost: options.perHost });
+  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost });
   let result;
   try {
     result = await checkCorpusLinks(targets, { ...options, userAgent }, {
-      dispatcher,
+      dispatcher: connections.dispatcher,
       viaProxy: proxy !== undefined,
       record: log ? (check) => log.append(check) : (check) => process.stdout.write(`${JSON.stringify(check)}\n`),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
@@ -81,7 +81,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     });
   } finally {
     log?.close();
-    await dispatcher.destroy();
+    await connections.destroy();
   }
   const { tally, stopped } = result;
   if (stopped) {
