@@ -16,10 +16,12 @@ export interface BenchOptions {
   readonly redis: boolean;
   /** Markdown file whose section for this configuration is replaced. */
   readonly out: string;
+  /** Run only the link-checker phase (`hra links check` against a loopback fixture), not the gateway. */
+  readonly links: boolean;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--links] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -27,6 +29,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let scale = 1;
   let profile: boolean | undefined;
   let redis = true;
+  let links = false;
   let out = 'BENCHMARKS.md';
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -39,6 +42,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--profile') profile = true;
     else if (arg === '--no-profile') profile = false;
     else if (arg === '--no-redis') redis = false;
+    else if (arg === '--links') links = true;
     else if (arg === '--out') out = value();
     else if (arg === '--scale') {
       const text = value();
@@ -58,10 +62,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     profileSeconds: quick ? 3 : 5,
     redis,
     out,
+    links,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links'>>): string {
+  if (options.links) return `links-scale-${options.scale}`;
   return `scale-${options.scale}${options.quick ? '-quick' : ''}`;
 }
