@@ -6,8 +6,7 @@ import { classifyResponse } from './classify-response.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import { RequestFailure } from './request-failure.ts';
 import { backoffMs, retryAfterMs } from './retry-delay.ts';
-import type { SentResponse } from './send-request.ts';
-import { isHtml } from './send-request.ts';
+import { isHtml, type SentResponse } from './send-request.ts';
 
 /** The most redirects an attempt follows; one more is `inconclusive` (issue 12). */
 export const MAX_REDIRECTS = 10;

@@ -1,5 +1,5 @@
 /** Walks every served citation: each program row of a live city, and each national record, with its URL. */
-import type { Corpus } from '../corpus/corpus-types.ts';
+import type { Corpus, ProgramRow } from '../corpus/corpus-types.ts';
 import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
 import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { applyCorrections, indexCorrections, recordKey } from '../derive/apply-corrections.ts';
@@ -19,7 +19,7 @@ export interface Citation {
  */
 export function visitCitations(corpus: Corpus, visit: (citation: Citation) => void): void {
   const corrections = indexCorrections(corpus.corrections);
-  const cite = (city: string, rows: Iterable<Corpus['national'][number]>) => {
+  const cite = (city: string, rows: Iterable<ProgramRow>) => {
     for (const stored of rows) {
       const row = applyCorrections(stored, corrections.get(recordKey(city, stored.id)) ?? []);
       if (typeof row.url === 'string') visit({ city, programId: row.id, url: row.url });

@@ -5,6 +5,7 @@
  * flight to one host; a second run over a quarter of the URLs shows memory does not follow the URL count.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { visitCitations } from '../../build/links/visit-citations.ts';
@@ -34,6 +35,7 @@ interface LinksRun {
 /** Runs the phase and returns its Markdown section. */
 export async function benchLinks(root: string, work: string, scale: number, command: string, progress: (line: string) => void): Promise<string> {
   const began = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   const hra = [...hraNodeFlags(root), join(root, 'scripts/hra.ts')];
   const corpus = join(work, 'links-corpus');
   await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpus, '--scale', String(scale)], root, progress);
@@ -72,7 +74,8 @@ export async function benchLinks(root: string, work: string, scale: number, comm
   progress(`bench: links quarter run ${quarter.seconds.toFixed(1)} s`);
   const full = await measure('every cited URL', undefined);
   progress(`bench: links full run ${full.seconds.toFixed(1)} s`);
-  return render({ command, scale, rows: urls.length, runs: [quarter, full], elapsedSeconds: (performance.now() - began) / 1000 });
+  const load = `1-minute load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`;
+  return render({ command, scale, rows: urls.length, runs: [quarter, full], load, elapsedSeconds: (performance.now() - began) / 1000 });
 }
 
 /**
@@ -88,12 +91,12 @@ function moveToTestHosts(corpus: string): void {
   }
 }
 
-function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; elapsedSeconds: number }): string {
+function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; elapsedSeconds: number }): string {
   const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
   const lines = [
     `### Link check, scale ${report.scale} (\`${report.command}\`)`,
     '',
-    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${describeMachine()}; ${report.elapsedSeconds.toFixed(0)} s in all.`,
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${describeMachine()}; ${report.load}; ${report.elapsedSeconds.toFixed(0)} s in all.`,
     '',
     `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host.`,
     '',
