@@ -72,7 +72,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     result = await checkCorpusLinks(targets, { ...options, userAgent }, {
       dispatcher: connections.dispatcher,
       viaProxy: proxy !== undefined,
-      record: log ? (check) => log.append(check) : (check) => process.stdout.write(`${JSON.stringify(check)}\n`),
+      record: log ? (check) => appendOrFail(log, check) : (check) => process.stdout.write(`${JSON.stringify(check)}\n`),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,
@@ -98,6 +98,15 @@ function openLog(corpus: Corpus): LinkCheckLog {
     return openLinkCheckLog(corpus.root);
   } catch (error) {
     throw new CliFailure(`${LINK_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** A failed append (disk full, file gone) stops the run with one line; the lines before it stay whole. */
+function appendOrFail(log: LinkCheckLog, check: Parameters<LinkCheckLog['append']>[0]): void {
+  try {
+    log.append(check);
+  } catch (error) {
+    throw new CliFailure(`${log.file}: cannot append (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); rerun to check the rest`);
   }
 }
 

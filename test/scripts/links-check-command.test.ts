@@ -275,7 +275,7 @@ describe('hra links check, bad input', () => {
     assert.equal(fixture.requests.length, 0, `${what}: no request sent`);
   };
 
-  it('refuses an unreadable corpus, a refused proxy, an uncited --url, a bad flag and a missing contact, appending nothing', async () => {
+  it('refuses an unreadable corpus, a refused proxy, an uncited --url, bad flags and a missing contact, appending nothing', async () => {
     const corpus = writeLinkTestCorpus(join(work, 'bad'));
     const closed = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
@@ -287,6 +287,7 @@ describe('hra links check, bad input', () => {
     await refuses('refused proxy', corpus, ['--proxy', `http://127.0.0.1:${closed}`], new RegExp(`^hra: --proxy http://127\\.0\\.0\\.1:${closed}/: connection refused; nothing was checked or appended$`));
     await refuses('uncited --url', corpus, [...proxy, '--url', 'http://nowhere.test/x'], /^hra: --url http:\/\/nowhere\.test\/x: no program of a live city and no national record cites it$/);
     await refuses('bad --per-host', corpus, [...proxy, '--per-host', '0'], /^hra: --per-host "0": must be a whole number of at least 1$/);
+    await refuses('bad --at', corpus, [...proxy, '--at', '2026-11-20'], /^hra: --at "2026-11-20": must be an ISO 8601 date-time with a timezone/);
     const noContact = writeLinkTestCorpus(join(work, 'no-contact'), { manifest: { contact: undefined } });
     await refuses('no contact', noContact, proxy, /^hra: .*no-contact\/manifest\.json: no "contact" URL for the User-Agent \(add one, or pass --user-agent\)$/);
     const broken = writeLinkTestCorpus(join(work, 'broken'));
