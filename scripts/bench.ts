@@ -2,6 +2,7 @@
  * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, then
  * `--redis`, then `--redis --keys postgres://`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
+ * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { postgresServerSkip, startPostgresServer, type PostgresServer } from '..
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
 import { fetchBody, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
+import { benchLinks } from './bench/bench-links.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
 import type { CeilingRoutes } from './bench/ceiling-server.ts';
 import { describeMachine } from './bench/describe-machine.ts';
@@ -40,6 +42,11 @@ async function main(): Promise<void> {
   const cleanup: Array<() => Promise<void>> = [];
   try {
     progress(`bench: ${command} in ${work}`);
+    if (options.links) {
+      writeSection(options, await benchLinks(root, work, options.scale, command, progress));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
+      return;
+    }
     const compileStarted = performance.now();
     await run('npm', ['run', '--silent', 'compile'], root);
     const compileSeconds = (performance.now() - compileStarted) / 1000;
@@ -135,16 +142,7 @@ async function main(): Promise<void> {
       ...(profile ? { profile } : {}),
       elapsedSeconds: (performance.now() - began) / 1000,
     };
-    const text = renderReport(report);
-    process.stdout.write(`${text}\n`);
-    const out = resolve(root, options.out);
-    let document = '';
-    try {
-      document = readFileSync(out, 'utf8');
-    } catch {
-      document = '# Benchmarks\n\nWritten by `npm run bench` (scripts/bench.ts); each configuration replaces its own section.\n';
-    }
-    writeFileSync(out, replaceSection(document, sectionId(options), text));
+    writeSection(options, renderReport(report));
     progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${report.elapsedSeconds.toFixed(0)} s`);
     // Not a harness failure: a gateway that answers 503 under load (Redis too slow: fail closed) is a finding.
     const dirty = figures.filter((figure) => figure.non2xx + figure.errors > 0);
@@ -162,6 +160,19 @@ type SharedMode = Extract<RoundServer['mode'], 'gateway --redis' | 'gateway --re
 async function createBenchKey(keyStore: string): Promise<string> {
   const created = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/hra.ts'), 'keys', 'create', '--keys', keyStore, '--tier', 'commercial', '--label', 'bench', '--json'], root);
   return (JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
+}
+
+/** Prints a run's Markdown and puts it in its own section of the benchmarks file. */
+function writeSection(options: BenchOptions, text: string): void {
+  process.stdout.write(`${text}\n`);
+  const out = resolve(root, options.out);
+  let document = '';
+  try {
+    document = readFileSync(out, 'utf8');
+  } catch {
+    document = '# Benchmarks\n\nWritten by `npm run bench` (scripts/bench.ts); each configuration replaces its own section.\n';
+  }
+  writeFileSync(out, replaceSection(document, sectionId(options), text));
 }
 
 /** The routes of issue 6, read from the built snapshot: the largest city, one of its served records. */

@@ -20,6 +20,8 @@ export const manifestSchema = {
   required: ['dataset', 'contractVersion', 'asOf', 'defaultCity', 'sampleCity', 'exclusionPolicyVersion', 'readiness'],
   properties: {
     dataset: nonEmpty,
+    // Optional so older corpora still load; `hra links check` needs it (or --user-agent) to name a contact.
+    contact: { type: 'string', format: 'uri', pattern: '^https?://' },
     contractVersion: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
     asOf: date,
     defaultCity: slug,

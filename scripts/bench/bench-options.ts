@@ -18,10 +18,12 @@ export interface BenchOptions {
   readonly postgres: boolean;
   /** Markdown file whose section for this configuration is replaced. */
   readonly out: string;
+  /** Run only the link-checker phase (`hra links check` against a loopback fixture), not the gateway. */
+  readonly links: boolean;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -30,6 +32,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let profile: boolean | undefined;
   let redis = true;
   let postgres = true;
+  let links = false;
   let out = 'BENCHMARKS.md';
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -43,6 +46,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--no-profile') profile = false;
     else if (arg === '--no-redis') redis = false;
     else if (arg === '--no-postgres') postgres = false;
+    else if (arg === '--links') links = true;
     else if (arg === '--out') out = value();
     else if (arg === '--scale') {
       const text = value();
@@ -63,10 +67,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     redis,
     postgres,
     out,
+    links,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links'>>): string {
+  if (options.links) return `links-scale-${options.scale}`;
   return `scale-${options.scale}${options.quick ? '-quick' : ''}`;
 }

@@ -30,24 +30,43 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
   const synthSeconds = (performance.now() - synthStarted) / 1000;
   const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
 
-  const useTime = hasGnuTime();
-  const buildArgs = [...hra, 'build', '--corpus', corpusDir, '--out', outDir];
-  const started = performance.now();
-  const build = useTime
-    ? await run(TIME, ['-v', process.execPath, ...buildArgs], root, progress)
-    : await run(process.execPath, ['--import', join(root, 'scripts/bench/report-max-rss.ts'), ...buildArgs], root, progress);
-  const buildSeconds = (performance.now() - started) / 1000;
-  const kb = useTime
-    ? build.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
-    : build.stderr.match(/bench-max-rss-kb (\d+)/)?.[1];
+  const build = await runWithPeakRss([...hra, 'build', '--corpus', corpusDir, '--out', outDir], root, progress);
   const revision = build.stdout.trim().split('\n').at(-1) ?? '';
   return {
     rows,
     synthSeconds,
-    buildSeconds,
+    buildSeconds: build.seconds,
+    peakRssBytes: build.peakRssBytes,
+    rssSource: build.rssSource,
+    revision,
+  };
+}
+
+/** A child process's output, wall time and peak RSS. */
+export interface MeasuredRun {
+  stdout: string;
+  stderr: string;
+  seconds: number;
+  peakRssBytes: number | undefined;
+  rssSource: string;
+}
+
+/** Runs `node <nodeArgs>` to completion, measuring its wall time and its own peak RSS. */
+export async function runWithPeakRss(nodeArgs: readonly string[], root: string, progress: (line: string) => void): Promise<MeasuredRun> {
+  const useTime = hasGnuTime();
+  const started = performance.now();
+  const result = useTime
+    ? await run(TIME, ['-v', process.execPath, ...nodeArgs], root, progress)
+    : await run(process.execPath, ['--import', join(root, 'scripts/bench/report-max-rss.ts'), ...nodeArgs], root, progress);
+  const seconds = (performance.now() - started) / 1000;
+  const kb = useTime
+    ? result.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
+    : result.stderr.match(/bench-max-rss-kb (\d+)/)?.[1];
+  return {
+    ...result,
+    seconds,
     peakRssBytes: kb === undefined ? undefined : Number(kb) * 1024,
     rssSource: useTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS at exit',
-    revision,
   };
 }
 
@@ -70,7 +89,7 @@ export function run(command: string, args: readonly string[], cwd: string, progr
     child.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       stderr += text;
-      for (const line of text.split('\n')) if (/^(synth|corpus|build):/.test(line)) progress(line);
+      for (const line of text.split('\n')) if (/^(synth|corpus|build|links):/.test(line)) progress(line);
     });
     child.once('error', reject);
     child.once('exit', (code) => {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
+import { registerLinksCommand } from './links-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
 
@@ -12,5 +13,6 @@ export function registerCommands(program: Command): void {
   registerKeysCommand(program);
   registerSynthCommand(program);
   registerChangesCommand(program);
+  registerLinksCommand(program);
   registerServeCommand(program);
 }

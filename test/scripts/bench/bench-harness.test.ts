@@ -134,6 +134,8 @@ describe('parseBenchOptions', () => {
     assert.deepEqual([full.rounds, full.roundSeconds, full.connections, full.profile, full.scale], [3, 10, 64, true, 1]);
     const quick = parseBenchOptions(['--quick', '--scale', '10']);
     assert.deepEqual([quick.rounds, quick.roundSeconds, quick.profile, sectionId(quick)], [2, 2, false, 'scale-10-quick']);
+    const links = parseBenchOptions(['--links']);
+    assert.deepEqual([links.links, quick.links, sectionId(links)], [true, false, 'links-scale-1']);
   });
   it('refuses an unknown argument or a bad scale', () => {
     assert.throws(() => parseBenchOptions(['--fast']), /unknown argument "--fast"/);

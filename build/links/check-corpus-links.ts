@@ -1,0 +1,111 @@
+/**
+ * One `hra links check` run over selected URLs: attempts scheduled politely, each appended as it
+ * finishes, progress reported, and a summary of what moved.
+ */
+import type { Dispatcher } from 'undici';
+import type { LinkCheck } from '../corpus/corpus-types.ts';
+import { checkLink } from './check-link.ts';
+import { createHostGate, type GateTimers } from './host-gate.ts';
+import { createProgressMeter } from './progress-meter.ts';
+import { RequestFailure } from './request-failure.ts';
+import { runLinkChecks } from './run-link-checks.ts';
+import type { LinkTargets } from './select-link-targets.ts';
+import { sendRequest } from './send-request.ts';
+import { createLinkRunTally, type LinkRunTally } from './summarize-link-run.ts';
+
+/** The run's settings (the command's flags, parsed). */
+export interface LinkRunOptions {
+  /** The date every attempt of this run records, YYYY-MM-DD. */
+  checkedAt: string;
+  concurrency: number;
+  perHost: number;
+  hostIntervalMs: number;
+  timeoutMs: number;
+  retries: number;
+  userAgent: string;
+}
+
+/** The run's connections to the world. */
+export interface LinkRunDeps {
+  dispatcher: Dispatcher;
+  /** True when `dispatcher` sends everything through a proxy (a refused connection then stops the run). */
+  viaProxy: boolean;
+  /** Stores one finished attempt (the appender, or the dry run's printer). */
+  record(check: LinkCheck): void;
+  timers: GateTimers;
+  wallNow(): number;
+  random(): number;
+  progress(line: string): void;
+  residentBytes(): number;
+}
+
+/** What a run did; `stopped` is set when the proxy refused connections part-way. */
+export interface LinkRunResult {
+  tally: LinkRunTally;
+  stopped?: RequestFailure;
+}
+
+/** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
+export const BODY_CAP_BYTES = 1024 * 1024;
+/** A Retry-After beyond this is not waited for: the attempt is `inconclusive`. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+/** Backoff never starts below this, even with `--host-interval-ms 0`. */
+const MIN_BACKOFF_MS = 100;
+const PROGRESS_EVERY_MS = 5_000;
+
+/** Checks every URL of `targets`, calling `deps.record` for each as it finishes. */
+export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOptions, deps: LinkRunDeps): Promise<LinkRunResult> {
+  const gate = createHostGate({ perHost: options.perHost, intervalMs: options.hostIntervalMs, timers: deps.timers });
+  const { add, tally } = createLinkRunTally(targets.previous);
+  const meter = createProgressMeter({
+    total: targets.urls.length, now: deps.timers.now, write: deps.progress, residentBytes: deps.residentBytes, everyMs: PROGRESS_EVERY_MS,
+  });
+  const headers = {
+    'user-agent': options.userAgent,
+    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
+    // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
+    'accept-encoding': 'identity',
+  };
+  const send = async (url: string, method: 'HEAD' | 'GET', readBody: boolean) => {
+    const release = await gate.acquire(new URL(url).host);
+    try {
+      return await sendRequest({
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, readBody, bodyCap: BODY_CAP_BYTES,
+      });
+    } finally {
+      release();
+    }
+  };
+  const linkDeps = {
+    send,
+    deferHost: (host: string, untilMs: number) => gate.defer(host, untilMs),
+    now: deps.timers.now,
+    wallNow: deps.wallNow,
+    random: deps.random,
+    retries: options.retries,
+    backoffBaseMs: Math.max(MIN_BACKOFF_MS, options.hostIntervalMs),
+    retryAfterCapMs: RETRY_AFTER_CAP_MS,
+  };
+  try {
+    await runLinkChecks({
+      urls: targets.urls,
+      concurrency: options.concurrency,
+      perHost: options.perHost,
+      readyAt: (host) => gate.readyAt(host),
+      timers: deps.timers,
+      check: (url) => checkLink(url, linkDeps),
+      onResult(url, verdict) {
+        const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
+        if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
+        deps.record(check);
+        add(check, verdict.reason);
+        meter.tick();
+      },
+    });
+  } catch (error) {
+    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, stopped: error };
+    throw error;
+  }
+  if (targets.urls.length > 0) deps.progress(meter.line());
+  return { tally };
+}

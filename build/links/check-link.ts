@@ -1,0 +1,131 @@
+/**
+ * One link-check attempt: HEAD first, GET where HEAD cannot settle it, redirects followed hop by hop,
+ * transient failures retried with backoff, and the final response classified.
+ */
+import { classifyResponse } from './classify-response.ts';
+import type { LinkVerdict } from './link-check-types.ts';
+import { RequestFailure } from './request-failure.ts';
+import { backoffMs, retryAfterMs } from './retry-delay.ts';
+import { isHtml, type SentResponse } from './send-request.ts';
+
+/** The most redirects an attempt follows; one more is `inconclusive` (issue 12). */
+export const MAX_REDIRECTS = 10;
+
+/** What an attempt needs from the outside world. */
+export interface CheckLinkDeps {
+  /**
+   * Sends one request while holding `host`'s politeness slot; throws RequestFailure when no response
+   * comes. `readBody`: read the start of a 2xx HTML body.
+   */
+  send(url: string, method: 'HEAD' | 'GET', readBody: boolean): Promise<SentResponse>;
+  /** Holds every request to `host` until `untilMs` (the gate's clock), for Retry-After and backoff. */
+  deferHost(host: string, untilMs: number): void;
+  /** The gate's clock, in ms. */
+  now(): number;
+  /** Wall-clock ms, for Retry-After HTTP-dates. */
+  wallNow(): number;
+  random(): number;
+  /** Retries after the first try of each request. */
+  retries: number;
+  /** First backoff step, in ms; each later retry doubles it. */
+  backoffBaseMs: number;
+  /** A Retry-After longer than this is not waited for: the attempt is `inconclusive`. */
+  retryAfterCapMs: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Checks `url` once. A RequestFailure of kind `proxy-refused` propagates (the run stops); every other
+ * failure becomes an `inconclusive` verdict.
+ *
+ * HEAD answers that settle a hop without a body: a redirect, or a 2xx that is not HTML. Any other HEAD
+ * answer is asked again with GET: 405 and 501 (HEAD refused), other 4xx (HEAD handlers are often wrong,
+ * and a `dead` verdict must not rest on one), and a 2xx HTML page, whose title and heading the soft-404
+ * and bot-wall rules read. Once an attempt falls back to GET it stays on GET for later hops.
+ */
+export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkVerdict> {
+  let current = url;
+  let method: 'HEAD' | 'GET' = 'HEAD';
+  const seen = new Set([url]);
+  for (let redirects = 0; ;) {
+    const answer = await sendWithRetries(current, method, deps);
+    if (answer instanceof RequestFailure) {
+      if (answer.kind === 'proxy-refused') throw answer;
+      return { outcome: 'inconclusive', httpStatus: null, reason: answer.message };
+    }
+    const { response } = answer;
+    const location = header(response.headers.location);
+    if (REDIRECTS.has(response.status) && location !== undefined) {
+      const next = resolveLocation(location, current);
+      const inconclusive = (reason: string): LinkVerdict => ({ outcome: 'inconclusive', httpStatus: response.status, reason });
+      if (next === undefined) return inconclusive(`redirect to an unusable location ${JSON.stringify(location)}`);
+      if (seen.has(next)) return inconclusive(`redirect loop at ${next}`);
+      if (redirects === MAX_REDIRECTS) return inconclusive(`more than ${MAX_REDIRECTS} redirects`);
+      seen.add(next);
+      current = next;
+      redirects += 1;
+      continue;
+    }
+    if (method === 'HEAD' && needsGet(response)) {
+      method = 'GET';
+      continue;
+    }
+    const verdict = classifyResponse({ status: response.status, headers: response.headers, body: response.body, citedUrl: url, finalUrl: current });
+    return answer.note === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${answer.note}` };
+  }
+}
+
+function needsGet(response: SentResponse): boolean {
+  const { status } = response;
+  if (status >= 200 && status <= 299) return isHtml(response.headers['content-type']);
+  return status === 405 || status === 501 || (status >= 400 && status <= 499 && status !== 429);
+}
+
+/** Statuses worth another try: rate limiting and server trouble, except 501 (a method not implemented). */
+function isTransientStatus(status: number): boolean {
+  return status === 429 || (status >= 500 && status <= 599 && status !== 501);
+}
+
+/**
+ * Sends one request, retrying timeouts, connection failures and transient statuses up to
+ * `deps.retries` times. A Retry-After on 429 or 503 sets the wait (and holds the whole host); beyond the
+ * cap the answer is returned at once. Otherwise the wait is exponential backoff with jitter.
+ */
+async function sendWithRetries(url: string, method: 'HEAD' | 'GET', deps: CheckLinkDeps): Promise<{ response: SentResponse; note?: string } | RequestFailure> {
+  const host = new URL(url).host;
+  for (let retry = 1; ; retry += 1) {
+    let response: SentResponse;
+    try {
+      response = await deps.send(url, method, method === 'GET');
+    } catch (error) {
+      if (!(error instanceof RequestFailure)) throw error;
+      if (!error.transient || retry > deps.retries) return error;
+      deps.deferHost(host, deps.now() + backoffMs(retry, deps.backoffBaseMs, deps.random));
+      continue;
+    }
+    if (!isTransientStatus(response.status)) return { response };
+    const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], deps.wallNow()) : undefined;
+    if (asked !== undefined && asked > deps.retryAfterCapMs) {
+      return { response, note: `Retry-After ${Math.round(asked / 1000)} s is beyond the ${deps.retryAfterCapMs / 1000} s cap` };
+    }
+    if (retry > deps.retries) return { response, note: `after ${deps.retries} ${deps.retries === 1 ? 'retry' : 'retries'}` };
+    deps.deferHost(host, deps.now() + (asked ?? backoffMs(retry, deps.backoffBaseMs, deps.random)));
+  }
+}
+
+/** The absolute http(s) URL a Location names (fragment dropped), or undefined. */
+function resolveLocation(location: string, base: string): string | undefined {
+  try {
+    const next = new URL(location, base);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
+    next.hash = '';
+    return next.href;
+  } catch {
+    return undefined;
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

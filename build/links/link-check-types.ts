@@ -1,0 +1,29 @@
+/** The shapes the link checker passes between its steps; the stored attempt is the corpus's LinkCheck. */
+import type { LinkCheck } from '../corpus/corpus-types.ts';
+
+/** The four outcomes an attempt can record (corpus/README.md, "Link-check outcomes"). */
+export type LinkOutcome = LinkCheck['outcome'];
+
+/** What one attempt concluded about a URL: a LinkCheck row without its URL and date, plus why. */
+export interface LinkVerdict {
+  outcome: LinkOutcome;
+  /** Status of the final response, or null when none came (timeout, connection or TLS failure). */
+  httpStatus: number | null;
+  /** Required when `outcome` is `live`, absent otherwise. */
+  pageClass?: 'program' | 'agency';
+  /** Which rule decided, for the summary and progress lines; never stored in the corpus. */
+  reason: string;
+}
+
+/** One response as the classifier sees it: the last answer of the redirect chain. */
+export interface FinalResponse {
+  status: number;
+  /** Response headers, lower-cased names (as undici delivers them). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The decoded start of the body, only for a 2xx GET whose content is HTML; otherwise undefined. */
+  body: string | undefined;
+  /** The URL the corpus cites. */
+  citedUrl: string;
+  /** The URL that gave this response, after redirects. */
+  finalUrl: string;
+}

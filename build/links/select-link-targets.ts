@@ -1,0 +1,52 @@
+/** Chooses the URLs a `links check` run visits: cited, and not checked within the last `maxAgeDays`. */
+import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
+import { utcDayNumber } from '../derive/utc-day-number.ts';
+import { latestAttemptByUrl } from './latest-attempt.ts';
+import { visitCitations } from './visit-citations.ts';
+
+/** Options of selectLinkTargets. */
+export interface LinkTargetOptions {
+  /** The run's date, YYYY-MM-DD (UTC): ages are whole days before it. */
+  today: string;
+  maxAgeDays: number;
+  /** Only these URLs (`--url`); each must be cited. */
+  only?: readonly string[];
+}
+
+/** The run's work list and what the selection left out. */
+export interface LinkTargets {
+  /** URLs to check, sorted. */
+  urls: string[];
+  /** Distinct URLs cited by served records (or the `only` ones). */
+  cited: number;
+  /** Cited URLs left out because their latest attempt is younger than `maxAgeDays`. */
+  fresh: number;
+  /** The latest attempt of each URL to check that has one, to compare new outcomes with. */
+  previous: Map<string, LinkCheck>;
+  /** `only` URLs that no served record cites (the caller refuses them). */
+  uncited: string[];
+}
+
+/**
+ * Selects the URLs to check. A URL is left out when its latest attempt, whatever its outcome, is less
+ * than `maxAgeDays` whole days before `today`, so a run interrupted on Monday resumes on Tuesday with
+ * the URLs it had not reached, and a second run the same day checks nothing (`maxAgeDays` 0 checks all).
+ */
+export function selectLinkTargets(corpus: Corpus, options: LinkTargetOptions): LinkTargets {
+  const citedUrls = new Set<string>();
+  visitCitations(corpus, (citation) => citedUrls.add(citation.url));
+  const uncited = (options.only ?? []).filter((url) => !citedUrls.has(url));
+  const wanted = options.only === undefined ? citedUrls : new Set(options.only.filter((url) => citedUrls.has(url)));
+  const latest = latestAttemptByUrl(corpus.linkChecks, wanted);
+  const today = utcDayNumber(options.today, 'today');
+  const urls: string[] = [];
+  const previous = new Map<string, LinkCheck>();
+  for (const url of wanted) {
+    const last = latest.get(url);
+    if (last !== undefined && today - utcDayNumber(last.checkedAt, `${url} checkedAt`) < options.maxAgeDays) continue;
+    urls.push(url);
+    if (last !== undefined) previous.set(url, last);
+  }
+  urls.sort();
+  return { urls, cited: wanted.size, fresh: wanted.size - urls.length, previous, uncited };
+}

@@ -1,0 +1,72 @@
+/** Sends one HTTP request of a link check through undici, with a deadline and a capped body read. */
+import { request, type Dispatcher } from 'undici';
+import { readBodyPrefix } from './read-body-prefix.ts';
+import { describeRequestFailure } from './request-failure.ts';
+
+/** A response as the attempt logic needs it. */
+export interface SentResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Decoded start of the body: only when asked for, for a 2xx HTML response. */
+  body: string | undefined;
+}
+
+/** Everything one request needs; the caller holds the host's politeness slot around the call. */
+export interface SendRequestOptions {
+  dispatcher: Dispatcher;
+  viaProxy: boolean;
+  url: string;
+  method: 'HEAD' | 'GET';
+  headers: Readonly<Record<string, string>>;
+  /** Deadline for the whole exchange: connect, headers and the body prefix. */
+  timeoutMs: number;
+  /** Read the body's start when the answer is a 2xx HTML page (the soft-404 and bot-wall rules). */
+  readBody: boolean;
+  bodyCap: number;
+}
+
+// The rules read the title and the first h1; nothing after the first h1 changes the verdict.
+const BODY_STOP = /<\/h1/i;
+
+/** Sends the request; throws a RequestFailure when no response arrives. Redirects are not followed here. */
+export async function sendRequest(options: SendRequestOptions): Promise<SentResponse> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  try {
+    const response = await request(options.url, {
+      dispatcher: options.dispatcher,
+      method: options.method,
+      headers: { ...options.headers },
+      signal: controller.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const headers = response.headers as SentResponse['headers'];
+    const wanted = options.readBody && response.statusCode >= 200 && response.statusCode <= 299 && isHtml(headers['content-type']);
+    if (!wanted) {
+      // Read a little so the connection can be reused, then let it go.
+      await response.body.dump({ limit: 16 * 1024 }).catch(() => {});
+      return { status: response.statusCode, headers, body: undefined };
+    }
+    const body = await readBodyPrefix(response.body, single(headers['content-encoding']), { cap: options.bodyCap, stopAt: BODY_STOP });
+    return { status: response.statusCode, headers, body };
+  } catch (error) {
+    throw describeRequestFailure(error, { viaProxy: options.viaProxy, timedOut });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** True for HTML, and for a missing type (many servers omit it; the body then decides). */
+export function isHtml(contentType: string | string[] | undefined): boolean {
+  const type = single(contentType);
+  return type === undefined || /html/i.test(type);
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

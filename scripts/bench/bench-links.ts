@@ -1,0 +1,115 @@
+/**
+ * `npm run bench -- --links`: `hra links check` over the cited URLs of a corpus at the published scale,
+ * against the loopback fixture proxy of the tests (test/support/link-fixture-proxy.ts) answering every
+ * site in about 20 ms. Measures the run's duration, peak RSS and the most requests the fixture saw in
+ * flight to one host; a second run over a quarter of the URLs shows memory does not follow the URL count.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { loadCorpus } from '../../build/corpus/load-corpus.ts';
+import { visitCitations } from '../../build/links/visit-citations.ts';
+import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { describeMachine } from './describe-machine.ts';
+import { hraNodeFlags, run, runWithPeakRss } from './measure-build.ts';
+
+/** The run's settings, as `hra links check` flags (the fixture's latency is the other half). */
+const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-interval-ms', '10', '--timeout-ms', '15000', '--retries', '2'];
+const FIXTURE_DELAY_MS = 20;
+const AT = '2026-11-23T06:00:00Z';
+
+/** One measured `links check` run. */
+interface LinksRun {
+  label: string;
+  urls: number;
+  hosts: number;
+  requests: number;
+  seconds: number;
+  peakRssBytes: number | undefined;
+  maxInFlightPerHost: number;
+  outcomes: Record<string, number>;
+  /** `rss` of the progress lines, MB, in order. */
+  progressRssMb: number[];
+}
+
+/** Runs the phase and returns its Markdown section. */
+export async function benchLinks(root: string, work: string, scale: number, command: string, progress: (line: string) => void): Promise<string> {
+  const began = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
+  const hra = [...hraNodeFlags(root), join(root, 'scripts/hra.ts')];
+  const corpus = join(work, 'links-corpus');
+  await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpus, '--scale', String(scale)], root, progress);
+  moveToTestHosts(corpus);
+  const urls: string[] = [];
+  visitCitations(loadCorpus(corpus), ({ url }) => urls.push(url));
+  const distinct = [...new Set(urls)].sort();
+  const evidence = join(corpus, 'evidence/link-checks.ndjson');
+  const pristine = readFileSync(evidence);
+
+  const measure = async (label: string, only: readonly string[] | undefined): Promise<LinksRun> => {
+    writeFileSync(evidence, pristine); // every run starts from the same corpus
+    const fixture = await startLinkFixture({ delayMs: FIXTURE_DELAY_MS, log: false });
+    try {
+      const args = [...hra, 'links', 'check', '--corpus', corpus, '--at', AT, '--max-age-days', '0', '--proxy', fixture.proxyUrl, ...CHECK_FLAGS, '--json'];
+      const measured = await runWithPeakRss([...args, ...(only ?? []).flatMap((url) => ['--url', url])], root, progress);
+      const summary = JSON.parse(measured.stdout.trim().split('\n').at(-1) ?? '{}') as { checked: number; outcomes: Record<string, number> };
+      const hosts = [...fixture.hosts.values()];
+      return {
+        label,
+        urls: summary.checked,
+        hosts: hosts.length,
+        requests: hosts.reduce((sum, stats) => sum + stats.requests, 0),
+        seconds: measured.seconds,
+        peakRssBytes: measured.peakRssBytes,
+        maxInFlightPerHost: hosts.reduce((max, stats) => Math.max(max, stats.maxInFlight), 0),
+        outcomes: summary.outcomes,
+        progressRssMb: [...measured.stderr.matchAll(/^links: .* rss (\d+) MB$/gm)].map((match) => Number(match[1])),
+      };
+    } finally {
+      await fixture.close();
+    }
+  };
+  // A quarter of the URLs, every fourth in sorted order so it spans as many hosts as the whole.
+  const quarter = await measure('a quarter of the URLs (`--url` x N)', distinct.filter((_, index) => index % 4 === 0));
+  progress(`bench: links quarter run ${quarter.seconds.toFixed(1)} s`);
+  const full = await measure('every cited URL', undefined);
+  progress(`bench: links full run ${full.seconds.toFixed(1)} s`);
+  const load = `1-minute load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`;
+  return render({ command, scale, rows: urls.length, runs: [quarter, full], load, elapsedSeconds: (performance.now() - began) / 1000 });
+}
+
+/**
+ * Moves every URL of the generated corpus onto a made-up `.test` host over plain HTTP
+ * (`https://housing.ohio.example.org/x` becomes `http://housing.ohio.example.org.test/x`), the federal
+ * records' real addresses included: nothing in the bench could reach a real site even by mistake.
+ */
+function moveToTestHosts(corpus: string): void {
+  const files = ['national.ndjson', 'corrections.ndjson', 'evidence/link-checks.ndjson', ...readdirSync(join(corpus, 'programs')).map((name) => `programs/${name}`)];
+  for (const relative of files) {
+    const file = join(corpus, relative);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"https?:\/\/([^/"]+)/g, '"http://$1.test'));
+  }
+}
+
+function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; elapsedSeconds: number }): string {
+  const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
+  const lines = [
+    `### Link check, scale ${report.scale} (\`${report.command}\`)`,
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${describeMachine()}; ${report.load}; ${report.elapsedSeconds.toFixed(0)} s in all.`,
+    '',
+    `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host.`,
+    '',
+    '| run | URLs | hosts | requests | duration | URLs/s | peak RSS | most in flight to one host | RSS in progress lines (MB) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const run of report.runs) {
+    lines.push(
+      `| ${run.label} | ${run.urls.toLocaleString('en-US')} | ${run.hosts.toLocaleString('en-US')} | ${run.requests.toLocaleString('en-US')} | ` +
+        `${run.seconds.toFixed(1)} s | ${(run.urls / run.seconds).toFixed(0)} | ${mb(run.peakRssBytes)} | ${run.maxInFlightPerHost} | ${run.progressRssMb.join(', ')} |`,
+    );
+  }
+  const full = report.runs.at(-1);
+  if (full) lines.push('', `Outcomes of the full run: ${Object.entries(full.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')} (the fixture answers 200 to every generated page).`);
+  return `${lines.join('\n')}\n`;
+}

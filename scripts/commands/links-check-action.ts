@@ -1,0 +1,153 @@
+/** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
+import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
+import type { Corpus } from '../../build/corpus/corpus-types.ts';
+import { checkCorpusLinks, type LinkRunOptions } from '../../build/links/check-corpus-links.ts';
+import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
+import { findCitations } from '../../build/links/find-citations.ts';
+import { LINK_CHECKS_FILE, openLinkCheckLog, type LinkCheckLog } from '../../build/links/link-check-log.ts';
+import { linkUserAgent } from '../../build/links/link-user-agent.ts';
+import { probeProxy } from '../../build/links/probe-proxy.ts';
+import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
+import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
+import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+
+/** The flags as commander hands them over (numbers still text). */
+export interface LinksCheckFlags {
+  corpus: string;
+  at?: string;
+  maxAgeDays: string;
+  url?: string[];
+  concurrency: string;
+  perHost: string;
+  hostIntervalMs: string;
+  timeoutMs: string;
+  retries: string;
+  proxy?: string;
+  userAgent?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Defaults of the numeric flags (operator contract). */
+export const CHECK_FLAG_DEFAULTS = {
+  maxAgeDays: '6', concurrency: '32', perHost: '2', hostIntervalMs: '1000', timeoutMs: '15000', retries: '2',
+} as const;
+
+/** Runs `hra links check`; every expected failure is a CliFailure thrown before anything is appended. */
+export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
+  const at = flags.at ?? new Date().toISOString();
+  if (!isChangeTimestamp(at)) throw new CliFailure(`--at ${JSON.stringify(at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
+  const options: Omit<LinkRunOptions, 'userAgent'> = {
+    checkedAt: new Date(at).toISOString().slice(0, 10),
+    concurrency: count('--concurrency', flags.concurrency, 1),
+    perHost: count('--per-host', flags.perHost, 1),
+    hostIntervalMs: count('--host-interval-ms', flags.hostIntervalMs, 0),
+    timeoutMs: count('--timeout-ms', flags.timeoutMs, 1),
+    retries: count('--retries', flags.retries, 0),
+  };
+  const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
+  const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
+  for (const url of flags.url ?? []) if (!/^https?:\/\/./.test(url)) throw new CliFailure(`--url ${JSON.stringify(url)}: must be an http:// or https:// URL`);
+
+  const corpus = loadCorpusOrFail(flags.corpus);
+  const userAgent = flags.userAgent ?? linkUserAgent(corpus.manifest);
+  if (userAgent === undefined || userAgent.trim() === '') {
+    throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
+  }
+  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, ...(flags.url ? { only: flags.url } : {}) });
+  const [uncited] = targets.uncited;
+  if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
+  progress(`links: ${targets.cited} cited URLs, ${targets.fresh} checked within ${maxAgeDays} days, ${targets.urls.length} to check`);
+
+  if (proxy !== undefined && targets.urls.length > 0) {
+    await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {
+      throw new CliFailure(`--proxy ${proxy}: ${error.message}; nothing was checked or appended`);
+    });
+  }
+  const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
+  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost });
+  let result;
+  try {
+    result = await checkCorpusLinks(targets, { ...options, userAgent }, {
+      dispatcher: connections.dispatcher,
+      viaProxy: proxy !== undefined,
+      record: log ? (check) => appendOrFail(log, check) : (check) => process.stdout.write(`${JSON.stringify(check)}\n`),
+      timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
+      wallNow: () => Date.now(),
+      random: Math.random,
+      progress,
+      residentBytes: () => process.memoryUsage.rss(),
+    });
+  } finally {
+    log?.close();
+    await connections.destroy();
+  }
+  const { tally, stopped } = result;
+  if (stopped) {
+    throw new CliFailure(
+      `--proxy ${proxy}: refused connections after ${tally.checked} of ${targets.urls.length} URLs were checked` +
+        `${log ? ' and appended' : ''}; rerun to check the rest (${stopped.message})`,
+    );
+  }
+  printSummary(corpus, tally, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file });
+}
+
+function openLog(corpus: Corpus): LinkCheckLog {
+  try {
+    return openLinkCheckLog(corpus.root);
+  } catch (error) {
+    throw new CliFailure(`${LINK_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** A failed append (disk full, file gone) stops the run with one line; the lines before it stay whole. */
+function appendOrFail(log: LinkCheckLog, check: Parameters<LinkCheckLog['append']>[0]): void {
+  try {
+    log.append(check);
+  } catch (error) {
+    throw new CliFailure(`${log.file}: cannot append (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); rerun to check the rest`);
+  }
+}
+
+function printSummary(
+  corpus: Corpus, tally: LinkRunTally,
+  run: { cited: number; fresh: number; appended: number; dryRun: boolean; json: boolean; file: string | undefined },
+): void {
+  const citations = findCitations(corpus, new Set(tally.changed.map((change) => change.url)));
+  const changed = tally.changed.map((change) => ({ ...change, programs: citations.get(change.url) ?? [] }));
+  if (run.json) {
+    const { checked, outcomes, firstChecks } = tally;
+    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed });
+    return;
+  }
+  const counts = Object.entries(tally.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');
+  const lines = [`checked ${tally.checked} of ${run.cited} cited URLs (${run.fresh} checked recently, skipped): ${counts}`];
+  if (changed.length > 0) lines.push(`${changed.length} changed since their previous attempt:`);
+  for (const change of changed) {
+    const programs = change.programs.map((record) => `${record.city}/${record.programId}`).join(', ');
+    lines.push(`  ${change.from} -> ${change.to} (${change.httpStatus ?? 'no status'}; ${change.reason}) ${change.url}  cited by ${programs}`);
+  }
+  if (run.dryRun) lines.push('dry run: nothing appended');
+  else if (run.file !== undefined) lines.push(`appended ${run.appended} attempts to ${run.file}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function count(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
+    throw new CliFailure(`${flag} ${JSON.stringify(text)}: must be a whole number of at least ${min}`);
+  }
+  return value;
+}
+
+function proxyUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliFailure(`--proxy ${JSON.stringify(text)}: not a URL (expected http://host:port)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure(`--proxy ${text}: must be an http:// or https:// proxy URL`);
+  return url.href;
+}

@@ -1,0 +1,35 @@
+/** `hra links check` and `hra links report`: the weekly verification of the URLs served records cite. */
+import type { Command } from 'commander';
+import { CHECK_FLAG_DEFAULTS, runLinksCheck, type LinksCheckFlags } from './links-check-action.ts';
+import { runLinksReport } from './links-report-action.ts';
+
+/** Registers `hra links` and its two subcommands on the root program. */
+export function registerLinksCommand(program: Command): void {
+  const links = program.command('links').description('check the cited URLs and report the ones to correct (evidence/link-checks.ndjson)');
+  const defaults = CHECK_FLAG_DEFAULTS;
+
+  links
+    .command('check')
+    .description('check cited URLs not checked within --max-age-days, appending one attempt per URL as each finishes')
+    .requiredOption('--corpus <dir>', 'corpus folder')
+    .option('--at <date-time>', 'time of the run, ISO 8601 with a timezone; attempts record its UTC date (default: now)')
+    .option('--max-age-days <n>', 'skip URLs whose latest attempt is fewer days old than this', defaults.maxAgeDays)
+    .option('--url <url...>', 'check only these cited URLs')
+    .option('--concurrency <n>', 'URLs checked at once', defaults.concurrency)
+    .option('--per-host <n>', 'requests in flight to one host at most', defaults.perHost)
+    .option('--host-interval-ms <n>', 'least time between two request starts to one host', defaults.hostIntervalMs)
+    .option('--timeout-ms <n>', 'deadline of one request (connect, headers and the body read)', defaults.timeoutMs)
+    .option('--retries <n>', 'retries of a request after a timeout, a connection failure, 429 or 5xx', defaults.retries)
+    .option('--proxy <url>', 'send every request through this HTTP proxy')
+    .option('--user-agent <text>', 'User-Agent header (default: names the dataset and the manifest\'s contact URL)')
+    .option('--dry-run', 'check, but append nothing: print the attempts on stdout instead')
+    .option('--json', 'print a JSON summary as the last stdout line')
+    .action((flags: LinksCheckFlags) => runLinksCheck(flags));
+
+  links
+    .command('report')
+    .description('list programs likely closed (404/410 at their last three check dates) and URLs now dead or bot-blocked')
+    .requiredOption('--corpus <dir>', 'corpus folder')
+    .option('--json', 'print the report as one JSON object on the last stdout line')
+    .action((flags: { corpus: string; json?: boolean }) => runLinksReport(flags));
+}

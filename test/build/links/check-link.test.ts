@@ -1,0 +1,151 @@
+/** One attempt's request logic, against scripted answers (the CLI tests run the same through a real proxy). */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkLink, MAX_REDIRECTS, type CheckLinkDeps } from '../../../build/links/check-link.ts';
+import { RequestFailure } from '../../../build/links/request-failure.ts';
+import type { SentResponse } from '../../../build/links/send-request.ts';
+
+type Answer = SentResponse | RequestFailure;
+const html = (status: number, headers: SentResponse['headers'] = {}): SentResponse => ({
+  status, headers: { 'content-type': 'text/html', ...headers }, body: '<title>Roof Grant</title><h1>Roof Grant</h1>',
+});
+const moved = (location: string, status = 301): SentResponse => ({ status, headers: { location }, body: undefined });
+
+/** Answers `METHOD url` from a script (the last answer repeats); records every request and deferral. */
+function scripted(script: Record<string, Answer[]>, overrides: Partial<CheckLinkDeps> = {}) {
+  const sent: string[] = [];
+  const deferred: Array<[string, number]> = [];
+  const deps: CheckLinkDeps = {
+    async send(url, method, readBody) {
+      const key = `${method} ${url}`;
+      sent.push(key);
+      assert.equal(readBody, method === 'GET', 'bodies are read on GET only');
+      const answers = script[key];
+      if (!answers) throw new Error(`unscripted request ${key}`);
+      const answer = answers.length > 1 ? answers.shift() : answers[0];
+      if (answer instanceof RequestFailure) throw answer;
+      return answer as SentResponse;
+    },
+    deferHost: (host, until) => deferred.push([host, until]),
+    now: () => 1000,
+    wallNow: () => Date.parse('2026-11-20T06:00:00Z'),
+    random: () => 0.5,
+    retries: 2,
+    backoffBaseMs: 100,
+    retryAfterCapMs: 60_000,
+    ...overrides,
+  };
+  return { deps, sent, deferred };
+}
+
+const url = 'http://a.test/roof';
+
+describe('checkLink', () => {
+  it('asks HEAD, then GET for an HTML page so the soft-404 rules can read it', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [html(200)], [`GET ${url}`]: [html(200)] });
+    assert.deepEqual(await checkLink(url, deps), { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200' });
+    assert.deepEqual(sent, [`HEAD ${url}`, `GET ${url}`]);
+  });
+
+  it('settles a non-HTML 2xx with HEAD alone', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [{ status: 200, headers: { 'content-type': 'application/pdf' }, body: undefined }] });
+    assert.equal((await checkLink(url, deps)).outcome, 'live');
+    assert.deepEqual(sent, [`HEAD ${url}`]);
+  });
+
+  for (const status of [405, 501, 404, 400]) {
+    it(`falls back to GET when HEAD answers ${status}`, async () => {
+      const { deps, sent } = scripted({ [`HEAD ${url}`]: [html(status)], [`GET ${url}`]: [html(200)] });
+      assert.equal((await checkLink(url, deps)).outcome, 'live');
+      assert.deepEqual(sent, [`HEAD ${url}`, `GET ${url}`]);
+    });
+  }
+
+  it('follows redirects hop by hop, relative locations included, and classifies the last answer', async () => {
+    const { deps, sent } = scripted({
+      [`HEAD ${url}`]: [moved('/housing/')],
+      'HEAD http://a.test/housing/': [moved('https://b.test/x#top', 308)],
+      'HEAD https://b.test/x': [html(200)],
+      'GET https://b.test/x': [html(200)],
+    });
+    assert.deepEqual(await checkLink(url, deps), { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200' });
+    assert.deepEqual(sent, [`HEAD ${url}`, 'HEAD http://a.test/housing/', 'HEAD https://b.test/x', 'GET https://b.test/x']);
+  });
+
+  it(`follows ${MAX_REDIRECTS} redirects and calls one more inconclusive`, async () => {
+    const chain = (length: number) => {
+      const script: Record<string, Answer[]> = {};
+      for (let i = 0; i < length; i += 1) script[`HEAD http://a.test/${i}`] = [moved(`/${i + 1}`, 302)];
+      script[`HEAD http://a.test/${length}`] = [{ status: 200, headers: { 'content-type': 'image/png' }, body: undefined }];
+      return script;
+    };
+    assert.equal((await checkLink('http://a.test/0', scripted(chain(MAX_REDIRECTS)).deps)).outcome, 'live');
+    const tooLong = await checkLink('http://a.test/0', scripted(chain(MAX_REDIRECTS + 1)).deps);
+    assert.deepEqual(tooLong, { outcome: 'inconclusive', httpStatus: 302, reason: `more than ${MAX_REDIRECTS} redirects` });
+  });
+
+  it('calls a redirect loop inconclusive at the first repeated URL', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [moved('/other')], 'HEAD http://a.test/other': [moved('/roof')] });
+    assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: 301, reason: `redirect loop at ${url}` });
+    assert.equal(sent.length, 2);
+  });
+
+  it('calls a redirect to a non-HTTP location inconclusive', async () => {
+    const { deps } = scripted({ [`HEAD ${url}`]: [moved('mailto:housing@a.test')] });
+    assert.equal((await checkLink(url, deps)).outcome, 'inconclusive');
+  });
+
+  it('retries a 5xx with growing, jittered backoff that holds the host, then succeeds', async () => {
+    const { deps, sent, deferred } = scripted({ [`HEAD ${url}`]: [html(502), html(500), html(200)], [`GET ${url}`]: [html(200)] });
+    assert.equal((await checkLink(url, deps)).outcome, 'live');
+    assert.deepEqual(sent, [`HEAD ${url}`, `HEAD ${url}`, `HEAD ${url}`, `GET ${url}`]);
+    // random() = 0.5: retry 1 waits 100 + 50, retry 2 waits 200 + 100, from now() = 1000.
+    assert.deepEqual(deferred, [['a.test', 1150], ['a.test', 1300]]);
+  });
+
+  it('gives up after --retries and records the last status', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [html(503)] }, { retries: 1 });
+    const verdict = await checkLink(url, deps);
+    assert.equal(verdict.outcome, 'inconclusive');
+    assert.equal(verdict.httpStatus, 503);
+    assert.match(verdict.reason, /after 1 retry/);
+    assert.equal(sent.length, 2);
+  });
+
+  it('retries timeouts and connection failures, and records no status when they persist', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [new RequestFailure('timeout', 'slow'), new RequestFailure('connection', 'reset')] });
+    assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: null, reason: 'connection: reset' });
+    assert.equal(sent.length, 3);
+  });
+
+  it('does not retry a TLS failure or a 501 on GET', async () => {
+    const tls = scripted({ [`HEAD ${url}`]: [new RequestFailure('tls', 'certificate has expired')] });
+    assert.equal((await checkLink(url, tls.deps)).outcome, 'inconclusive');
+    assert.equal(tls.sent.length, 1);
+    const notImplemented = scripted({ [`HEAD ${url}`]: [html(501)], [`GET ${url}`]: [html(501)] });
+    assert.equal((await checkLink(url, notImplemented.deps)).httpStatus, 501);
+    assert.equal(notImplemented.sent.length, 2);
+  });
+
+  it('waits as long as Retry-After says (seconds or HTTP-date), holding the whole host', async () => {
+    const seconds = scripted({ [`HEAD ${url}`]: [html(429, { 'retry-after': '7' }), html(200)], [`GET ${url}`]: [html(200)] });
+    assert.equal((await checkLink(url, seconds.deps)).outcome, 'live');
+    assert.deepEqual(seconds.deferred, [['a.test', 1000 + 7000]]);
+    const date = scripted({ [`HEAD ${url}`]: [html(503, { 'retry-after': 'Fri, 20 Nov 2026 06:00:30 GMT' }), html(200)], [`GET ${url}`]: [html(200)] });
+    assert.equal((await checkLink(url, date.deps)).outcome, 'live');
+    assert.deepEqual(date.deferred, [['a.test', 1000 + 30_000]]);
+  });
+
+  it('does not wait for a Retry-After beyond the cap: inconclusive at once', async () => {
+    const { deps, sent, deferred } = scripted({ [`HEAD ${url}`]: [html(429, { 'retry-after': '3600' })] });
+    const verdict = await checkLink(url, deps);
+    assert.deepEqual([verdict.outcome, verdict.httpStatus], ['inconclusive', 429]);
+    assert.match(verdict.reason, /Retry-After 3600 s is beyond the 60 s cap/);
+    assert.deepEqual([sent.length, deferred.length], [1, 0]);
+  });
+
+  it('lets a refused proxy stop the run instead of recording the site', async () => {
+    const { deps } = scripted({ [`HEAD ${url}`]: [new RequestFailure('proxy-refused', 'connect ECONNREFUSED 127.0.0.1:9')] });
+    await assert.rejects(checkLink(url, deps), (error: unknown) => error instanceof RequestFailure && error.kind === 'proxy-refused');
+  });
+});

@@ -1,0 +1,41 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openLinkCheckLog } from '../../../build/links/link-check-log.ts';
+
+const live = { url: 'http://a.test/x', checkedAt: '2026-11-20', outcome: 'live' as const, httpStatus: 200, pageClass: 'program' as const };
+const dead = { url: 'http://a.test/y', checkedAt: '2026-11-20', outcome: 'dead' as const, httpStatus: 404 };
+
+describe('openLinkCheckLog', () => {
+  it('appends one complete line per attempt after the existing bytes, keys in schema order', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    mkdirSync(join(root, 'evidence'));
+    const existing = '{"url": "http://a.test/old", "checkedAt": "2026-11-01", "outcome": "dead", "httpStatus": 410}\n';
+    writeFileSync(join(root, 'evidence/link-checks.ndjson'), existing);
+    const log = openLinkCheckLog(root);
+    log.append({ pageClass: 'program', httpStatus: 200, outcome: 'live', checkedAt: '2026-11-20', url: 'http://a.test/x' });
+    log.append(dead);
+    log.close();
+    assert.equal(readFileSync(join(root, 'evidence/link-checks.ndjson'), 'utf8'), `${existing}${JSON.stringify(live)}\n${JSON.stringify(dead)}\n`);
+  });
+
+  it('ends a last line that lacks its newline before appending, instead of gluing onto it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    mkdirSync(join(root, 'evidence'));
+    writeFileSync(join(root, 'evidence/link-checks.ndjson'), JSON.stringify(dead));
+    const log = openLinkCheckLog(root);
+    log.append(live);
+    log.close();
+    assert.equal(readFileSync(join(root, 'evidence/link-checks.ndjson'), 'utf8'), `${JSON.stringify(dead)}\n${JSON.stringify(live)}\n`);
+  });
+
+  it('creates evidence/ and the file when absent', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    const log = openLinkCheckLog(root);
+    log.append(dead);
+    log.close();
+    assert.equal(readFileSync(join(root, 'evidence/link-checks.ndjson'), 'utf8'), `${JSON.stringify(dead)}\n`);
+  });
+});

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createHostGate } from '../../../build/links/host-gate.ts';
+import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
+import { runLinkChecks } from '../../../build/links/run-link-checks.ts';
+import { FakeTimers } from '../../support/fake-timers.ts';
+
+const live: LinkVerdict = { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'test' };
+const urlsOf = (host: string, count: number) => Array.from({ length: count }, (_, i) => `http://${host}/p${i}`);
+
+describe('runLinkChecks', () => {
+  it('checks every URL once, within the global and per-host limits, reporting in completion order', async () => {
+    const timers = new FakeTimers();
+    const urls = [...urlsOf('big.test', 12), ...urlsOf('mid.test', 5), ...Array.from({ length: 20 }, (_, i) => `http://h${i}.test/`)];
+    let active = 0;
+    let peak = 0;
+    const perHost = new Map<string, number>();
+    let hostPeak = 0;
+    const done: string[] = [];
+    const run = runLinkChecks({
+      urls, concurrency: 6, perHost: 2, readyAt: () => Number.NEGATIVE_INFINITY, timers,
+      async check(url) {
+        const host = new URL(url).host;
+        active += 1;
+        perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        peak = Math.max(peak, active);
+        hostPeak = Math.max(hostPeak, perHost.get(host) ?? 0);
+        await new Promise<void>((resolve) => timers.setTimeout(resolve, 10 + (url.length % 7)));
+        active -= 1;
+        perHost.set(host, (perHost.get(host) ?? 0) - 1);
+        return live;
+      },
+      onResult: (url) => done.push(url),
+    });
+    await timers.advance(10_000);
+    await run;
+    assert.deepEqual([...done].sort(), [...urls].sort());
+    assert.equal(peak, 6, 'the global limit is used, and not exceeded');
+    assert.equal(hostPeak, 2, 'two at once on one host, never three');
+  });
+
+  it('gives the slots to hosts that may start now instead of waiting on one that may not', async () => {
+    const timers = new FakeTimers();
+    const gate = createHostGate({ perHost: 1, intervalMs: 1000, timers });
+    const started: Array<[string, number]> = [];
+    const run = runLinkChecks({
+      urls: [...urlsOf('slow.test', 3), 'http://a.test/', 'http://b.test/'], concurrency: 2, perHost: 1, readyAt: (host) => gate.readyAt(host), timers,
+      async check(url) {
+        const release = await gate.acquire(new URL(url).host);
+        started.push([url, timers.now()]);
+        release();
+        return live;
+      },
+      onResult: () => {},
+    });
+    await timers.advance(5000);
+    await run;
+    assert.deepEqual(started.filter(([, at]) => at === 0).map(([url]) => url).sort(), ['http://a.test/', 'http://b.test/', 'http://slow.test/p0']);
+    assert.deepEqual(started.filter(([url]) => url.includes('slow')).map(([, at]) => at), [0, 1000, 2000]);
+  });
+
+  it('stops starting URLs after a failed check, lets the others finish, then rejects with that error', async () => {
+    const timers = new FakeTimers();
+    const failure = new Error('proxy refused');
+    const checked: string[] = [];
+    const recorded: string[] = [];
+    const run = runLinkChecks({
+      urls: urlsOf('a.test', 1).concat(urlsOf('b.test', 5)), concurrency: 2, perHost: 1, readyAt: () => Number.NEGATIVE_INFINITY, timers,
+      async check(url) {
+        checked.push(url);
+        await new Promise<void>((resolve) => timers.setTimeout(resolve, url.includes('a.test') ? 5 : 20));
+        if (url.includes('a.test')) throw failure;
+        return live;
+      },
+      onResult: (url) => recorded.push(url),
+    });
+    const settled = run.then(() => undefined, (error: unknown) => error);
+    await timers.advance(1000);
+    assert.equal(await settled, failure);
+    assert.deepEqual(checked.sort(), ['http://a.test/p0', 'http://b.test/p0'], 'b.test/p1 never started');
+    assert.deepEqual(recorded, ['http://b.test/p0'], 'the check in flight still finished and was recorded');
+  });
+
+  it('resolves at once with nothing to check', async () => {
+    await runLinkChecks({ urls: [], concurrency: 2, perHost: 1, readyAt: () => 0, timers: new FakeTimers(), check: async () => live, onResult: () => {} });
+  });
+});

@@ -1,0 +1,55 @@
+import * as assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { Corpus } from '../../../build/corpus/corpus-types.ts';
+import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
+import { selectLinkTargets } from '../../../build/links/select-link-targets.ts';
+import { writeLinkTestCorpus } from '../../support/link-test-corpus.ts';
+
+// The mini corpus's cited URLs, moved to .test hosts, with g-grant's URL corrected to grant-new.
+const CITED = [
+  'http://alpha.test/agency', 'http://alpha.test/bills', 'http://alpha.test/lead', 'http://alpha.test/old', 'http://alpha.test/ramps',
+  'http://alpha.test/roof', 'http://beta.test/repair', 'http://beta.test/wx', 'http://fed.test/203k', 'http://fed.test/504',
+  'http://fed.test/title1', 'http://fed.test/wap', 'http://gamma.test/grant-new', 'http://state.test/loan',
+];
+const check = (url: string, checkedAt: string) => ({ url, checkedAt, outcome: 'dead', httpStatus: 404 });
+let corpus: Corpus;
+
+describe('selectLinkTargets', () => {
+  before(() => {
+    const dir = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-select-')), 'corpus'), {
+      linkChecks: [
+        check('http://alpha.test/roof', '2026-11-16'), // 4 days before: fresh
+        check('http://beta.test/wx', '2026-11-10'),
+        check('http://beta.test/wx', '2026-11-14'), // 6 days before: due
+        check('http://alpha.test/lead', '2026-11-19'),
+        check('http://alpha.test/lead', '2026-10-01'), // an older line after a newer one changes nothing
+        check('http://delta.test/', '2026-11-01'), // a pending city's URL: never selected
+      ],
+    });
+    appendFileSync(join(dir, 'corrections.ndjson'), `${JSON.stringify({ city: 'gamma', programId: 'g-grant', field: 'url', value: 'http://gamma.test/grant-new', reason: 'page moved', date: '2026-11-05' })}\n`);
+    corpus = loadCorpus(dir);
+  });
+
+  it('selects the served URLs of live cities and national records, after corrections, not checked within maxAgeDays', () => {
+    const targets = selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6 });
+    assert.deepEqual(targets.urls, CITED.filter((url) => url !== 'http://alpha.test/roof' && url !== 'http://alpha.test/lead'));
+    assert.deepEqual([targets.cited, targets.fresh], [14, 2]);
+    assert.deepEqual([...targets.previous.keys()], ['http://beta.test/wx']);
+    assert.equal(targets.previous.get('http://beta.test/wx')?.checkedAt, '2026-11-14');
+  });
+
+  it('checks everything with maxAgeDays 0, and nothing twice on one day with the default', () => {
+    assert.deepEqual(selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 0 }).urls, CITED);
+    assert.deepEqual(selectLinkTargets(corpus, { today: '2026-11-16', maxAgeDays: 1 }).urls.includes('http://alpha.test/roof'), false);
+  });
+
+  it('limits the run to `only`, reporting the ones nobody cites', () => {
+    const targets = selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6, only: ['http://beta.test/wx', 'http://alpha.test/roof', 'http://delta.test/', 'http://gamma.test/grant'] });
+    assert.deepEqual(targets.urls, ['http://beta.test/wx']);
+    assert.deepEqual(targets.uncited, ['http://delta.test/', 'http://gamma.test/grant']);
+    assert.deepEqual([targets.cited, targets.fresh], [2, 1]);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Writes a corpus for link-check tests: the mini corpus with every URL moved to a made-up `.test` host
+ * over plain HTTP (`https://alpha.example.org/roof` becomes `http://alpha.test/roof`), plus one alpha
+ * program per extra URL, so each fixture behaviour can be cited by a live record.
+ */
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MINI_CORPUS = join(import.meta.dirname, '..', 'fixtures', 'mini-corpus');
+
+/** Options of writeLinkTestCorpus. */
+export interface LinkTestCorpusOptions {
+  /** URLs cited by added alpha programs `link-1`, `link-2`, ... in this order. */
+  extraUrls?: readonly string[];
+  /** Replaces evidence/link-checks.ndjson (after the host rewrite) when given. */
+  linkChecks?: ReadonlyArray<Record<string, unknown>>;
+  /** Manifest fields to set (`contact: undefined` removes it). */
+  manifest?: Record<string, unknown>;
+}
+
+/** Copies the mini corpus to `dir` with the rewrites above; returns `dir`. */
+export function writeLinkTestCorpus(dir: string, options: LinkTestCorpusOptions = {}): string {
+  cpSync(MINI_CORPUS, dir, { recursive: true });
+  const files = ['national.ndjson', 'evidence/link-checks.ndjson', ...readdirSync(join(dir, 'programs')).map((name) => `programs/${name}`)];
+  for (const relative of files) {
+    const file = join(dir, relative);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/https:\/\/([a-z0-9-]+)\.example\.org/g, 'http://$1.test'));
+  }
+  const extra = options.extraUrls ?? [];
+  if (extra.length > 0) {
+    const alpha = join(dir, 'programs/alpha.ndjson');
+    const text = readFileSync(alpha, 'utf8');
+    const template = JSON.parse(text.split('\n')[0] as string) as Record<string, unknown>;
+    const rows = extra.map((url, index) => JSON.stringify({ ...template, id: `link-${index + 1}`, name: `Alpha Link Program ${index + 1}`, url }));
+    writeFileSync(alpha, `${text}${rows.join('\n')}\n`);
+  }
+  if (options.linkChecks !== undefined) {
+    writeFileSync(join(dir, 'evidence/link-checks.ndjson'), options.linkChecks.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  }
+  if (options.manifest !== undefined) {
+    const file = join(dir, 'manifest.json');
+    const manifest = { ...(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>), ...options.manifest };
+    writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  return dir;
+}
