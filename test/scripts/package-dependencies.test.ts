@@ -1,5 +1,5 @@
 /** Every runtime dependency is imported by the code that ships: an unused one is attack surface and install time for nothing. */
-import assert from 'node:assert/strict';
+import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
