@@ -8,11 +8,12 @@
  * SQL and serialises every query behind an async mutex, which is overhead on every licensed request
  * and buys nothing for a single fixed query.
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { inImmediateTransaction } from './in-immediate-transaction.ts';
 import { digestKey, generateKey, generateKeyId, parseKeyShape } from './key-format.ts';
-import { KeyStateError, KeyStoreUnavailableError, UnknownKeyIdError, toKeyStoreError } from './key-errors.ts';
+import { KeyStateError, KeyStoreMissingError, KeyStoreUnavailableError, UnknownKeyIdError, toKeyStoreError } from './key-errors.ts';
 import { toListedKey, type ListedKey } from './key-listing.ts';
 import { classifyKeyRow, type KeyLookupResult, type KeyRowForVerdict } from './key-lookup.ts';
 import { resolveKeyPolicy, type KeyPolicyRequest } from './key-policy.ts';
@@ -26,6 +27,11 @@ export interface KeyStoreOptions {
   readonly now: () => Date;
   /** Gateways may open read-only; the file must then exist and be initialised. Default false. */
   readonly readonly?: boolean;
+  /**
+   * Whether a missing store is created empty (read-write only). Default true; the CLI passes false
+   * everywhere but `hra keys create`, so a mistyped path fails with `KeyStoreMissingError` instead.
+   */
+  readonly create?: boolean;
   /** How long to wait for another process's write lock, in milliseconds. Default 5000. */
   readonly busyTimeoutMs?: number;
 }
@@ -69,17 +75,20 @@ const UNKNOWN = Symbol('unknown key');
 
 const listedColumns = ['id', 'tier', 'cities', 'label', 'created_at', 'expires_at', 'revoked_at', 'rotated_from'] as const;
 
-/** Opens (and when read-write, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
+/** Opens (and when read-write and `create`, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
 export function openKeyStore(path: string, options: KeyStoreOptions): KeyStore {
   const readonly = options.readonly ?? false;
+  const create = !readonly && (options.create ?? true);
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly, fileMustExist: readonly, timeout: options.busyTimeoutMs ?? 5000 });
+    // Without create, SQLite itself refuses a missing file (no O_CREAT), so nothing is checked beforehand.
+    db = new Database(path, { readonly, fileMustExist: !create, timeout: options.busyTimeoutMs ?? 5000 });
     if (!readonly) db.pragma('journal_mode = WAL');
     migrateKeyStore(db, path);
     return new SqliteKeyStore(db, options.now);
   } catch (error) {
     db?.close();
+    if (!create && db === undefined && !existsSync(path)) throw new KeyStoreMissingError(path);
     throw toKeyStoreError(error, `opening ${path}`);
   }
 }

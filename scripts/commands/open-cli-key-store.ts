@@ -1,0 +1,33 @@
+/**
+ * Opens the key store for a command. Only `hra keys create` (and the quick start, which issues demo keys
+ * on a fresh machine) may create a missing store, and it says so on stderr; every other command refuses
+ * a path with no store, so a typo cannot silently start an empty one.
+ */
+import { KeyStoreMissingError } from '../../gateway/keys/key-errors.ts';
+import { openKeyStore, type KeyStore } from '../../gateway/keys/key-store.ts';
+import { CliFailure, progress } from '../cli-failure.ts';
+
+/** How to open: `source` names where the path came from (`--keys`, `HRA_KEYS`), for the failure line. */
+export interface CliKeyStoreOptions {
+  readonly create: boolean;
+  readonly source: string;
+}
+
+/** Opens the store at `path`; a missing one is created only with `create`, else a one-line CliFailure. */
+export function openCliKeyStore(path: string, options: CliKeyStoreOptions): KeyStore {
+  const now = () => new Date();
+  try {
+    return openKeyStore(path, { now, create: false });
+  } catch (error) {
+    if (!(error instanceof KeyStoreMissingError)) throw error;
+    if (!options.create) throw missingKeyStore(options.source, path);
+  }
+  const store = openKeyStore(path, { now, create: true });
+  progress(`created key store ${path}`);
+  return store;
+}
+
+/** The one line for a key store path with no store: which flag, which path, and what makes one. */
+export function missingKeyStore(source: string, path: string): CliFailure {
+  return new CliFailure(`${source} ${path}: key store not found (only hra keys create makes a new one)`);
+}
