@@ -70,7 +70,8 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   let keys: KeyStore | undefined;
   let limiter: RateLimiter | undefined;
   try {
-    keys = openKeyStore(config.keys, { now: () => new Date(now()) });
+    // Only `hra keys create` makes a store: a mistyped --keys must not serve an empty one, refusing every key.
+    keys = openKeyStore(config.keys, { now: () => new Date(now()), create: false });
     limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
       // Loaded only when used: ioredis alone is about 50 ms of start-up (so is prom-client, below).
