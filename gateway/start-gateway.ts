@@ -76,6 +76,8 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     keys = await openKeyStoreAt(config.keys, {
       now: () => new Date(now()),
       role: 'gateway',
+      // Only `hra keys create` makes a store: a mistyped --keys must not serve an empty one, refusing every key.
+      create: false,
       onStatus: (status, detail) => (status === 'lost' ? log.error(detail) : log.info(detail)),
       onFileChange: (event) => {
         if (event.kind === 'unavailable') log.error({ keys: event.path, reason: event.reason }, 'key store unavailable: licensed routes answer 503 until it can be read');

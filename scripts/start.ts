@@ -1,43 +1,69 @@
 /**
  * The quick start (`npm start`): builds the demo corpus into dist/ when the published revision is missing
- * or stale, issues a demo key on first run, then serves on the embedded defaults (SQLite key store,
- * in-memory limits). Environment variables of `hra serve` still apply (HRA_PORT, HRA_HOST, ...).
+ * or stale, issues demo keys on first run (creating the key store), then serves on the embedded defaults
+ * (SQLite key store, in-memory limits). The settings of `hra serve` apply (HRA_PORT, HRA_HOST, HRA_KEYS,
+ * ...), read the same way; any failure is the same one line on stderr as from `hra`.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Command } from 'commander';
-import { loadCorpus } from '../build/corpus/load-corpus.ts';
 import { computeRevision } from '../build/revision/compute-revision.ts';
 import { buildAndPublish, CURRENT_SNAPSHOT } from '../build/snapshot/publish-snapshot.ts';
-import { openKeyStore } from '../gateway/keys/key-store.ts';
+import { ConfigError, parseGatewayConfig } from '../gateway/config/parse-gateway-config.ts';
+import { CliFailure, progress } from './cli-failure.ts';
+import { loadCorpusOrFail } from './commands/load-corpus-or-fail.ts';
+import { openCliKeyStore } from './commands/open-cli-key-store.ts';
 import { registerCommands } from './commands/register-commands.ts';
-import { progress } from './cli-failure.ts';
+import { readTrialCities } from './commands/read-trial-cities.ts';
+import { reportFailure, runCli } from './run-cli.ts';
 
 const CORPUS = 'corpus';
 const OUT = 'dist';
-const KEYS = join(OUT, 'keys.sqlite');
 
-const corpus = loadCorpus(CORPUS, { onProgress: progress });
-const { revision } = computeRevision(corpus);
-const current = join(OUT, CURRENT_SNAPSHOT);
-const published = existsSync(current) ? basename(realpathSync(current), '.sqlite') : undefined;
-if (published !== revision) {
-  progress(`start: building the demo corpus into ${OUT}/ (published: ${published ?? 'none'})`);
-  buildAndPublish(corpus, OUT, progress);
+/** Builds the demo corpus when needed and issues the demo keys into an empty (or new) key store. */
+async function prepareQuickStart(): Promise<void> {
+  let config;
+  try {
+    // Read as `hra serve` will read it, so a bad HRA_PORT fails at once rather than after the build.
+    config = parseGatewayConfig({}, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliFailure(error.message);
+    throw error;
+  }
+  const corpus = loadCorpusOrFail(CORPUS);
+  const { revision } = computeRevision(corpus);
+  const current = join(OUT, CURRENT_SNAPSHOT);
+  const published = existsSync(current) ? basename(realpathSync(current), '.sqlite') : undefined;
+  if (published !== revision) {
+    progress(`start: building the demo corpus into ${OUT}/ (published: ${published ?? 'none'})`);
+    buildAndPublish(corpus, OUT, progress);
+  }
+
+  // The trial key may name only cities the served dataset has live (the same check as `hra keys create`).
+  const liveCitySlugs = readTrialCities(config.sources.dataset, config.dataset);
+  const store = await openCliKeyStore(config.keys, { create: true, source: config.sources.keys });
+  try {
+    if ((await store.listKeys()).length === 0) {
+      const commercial = await store.createKey({ tier: 'commercial', label: 'quick-start demo key' });
+      const cities = [corpus.manifest.defaultCity, corpus.manifest.sampleCity];
+      const trial = await store.createKey({ tier: 'trial', cities, days: 30, label: 'quick-start trial key', liveCitySlugs, liveCitySource: `${config.sources.dataset} ${config.dataset}` });
+      progress(`start: demo keys (shown once; kept only as digests in ${config.keys}):`);
+      progress(`  commercial ${commercial.key}`);
+      progress(`  trial      ${trial.key}  (cities: ${trial.cities?.join(', ')})`);
+    } else {
+      progress(`start: using the keys in ${config.keys} (issue more with: npm run --silent hra -- keys create --keys ${config.keys} --tier commercial --json)`);
+    }
+  } finally {
+    await store.close();
+  }
 }
 
-const store = openKeyStore(KEYS, { now: () => new Date() });
-if ((await store.listKeys()).length === 0) {
-  const commercial = await store.createKey({ tier: 'commercial', label: 'quick-start demo key' });
-  const trial = await store.createKey({ tier: 'trial', cities: [corpus.manifest.defaultCity, corpus.manifest.sampleCity], days: 30, label: 'quick-start trial key' });
-  progress(`start: demo keys (shown once; kept only as digests in ${KEYS}):`);
-  progress(`  commercial ${commercial.key}`);
-  progress(`  trial      ${trial.key}  (cities: ${trial.cities?.join(', ')})`);
-} else {
-  progress(`start: using the keys in ${KEYS} (issue more with: npm run --silent hra -- keys create --keys ${KEYS} --tier commercial --json)`);
+try {
+  await prepareQuickStart();
+  const program = new Command('hra');
+  registerCommands(program);
+  // No flags: serve reads HRA_* and its defaults (dist/current.sqlite, dist/keys.sqlite) as prepared above.
+  process.exitCode = await runCli(program, ['serve'], 'user');
+} catch (error) {
+  process.exitCode = reportFailure(error, { json: false });
 }
-await store.close();
-
-const program = new Command('hra').exitOverride();
-registerCommands(program);
-await program.parseAsync(['serve', '--dataset', process.env.HRA_DATASET ?? current, '--keys', process.env.HRA_KEYS ?? KEYS], { from: 'user' });

@@ -49,7 +49,8 @@ export function detectChanges(
       compared += 1;
     }
   }
-  onProgress(`changes: compared ${compared} records, found ${changes.length} changes`);
+  // The count of changes is the command's to report: some may already be in the change log.
+  onProgress(`changes: compared ${compared} ${compared === 1 ? 'record' : 'records'} with the previous snapshot`);
   return changes;
 }
 

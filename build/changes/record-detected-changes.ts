@@ -19,6 +19,8 @@ export interface RecordDetectedChangesOptions {
 
 /** What was appended: `firstId`/`lastId` are null when nothing was; `byType` lists only types that occur. */
 export interface ChangeDetectionSummary {
+  /** Changes between the previous snapshot and the corpus, including those the log already held. */
+  detected: number;
   added: number;
   firstId: number | null;
   lastId: number | null;
@@ -47,5 +49,5 @@ export function recordDetectedChanges(options: RecordDetectedChangesOptions): Ch
     const count = events.filter((event) => event.type === type).length;
     if (count > 0) byType[type] = count;
   }
-  return { added: events.length, firstId: events[0]?.id ?? null, lastId: events.at(-1)?.id ?? null, byType, events };
+  return { detected: detected.length, added: events.length, firstId: events[0]?.id ?? null, lastId: events.at(-1)?.id ?? null, byType, events };
 }

@@ -7,6 +7,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalDigest, sha256Hex } from './canonical-digest.ts';
 
+/** Thrown when the derivation sources are absent (the compiled tree): an expected refusal, not a bug. */
+export class EnrichmentSourcesMissingError extends Error {
+  override readonly name = 'EnrichmentSourcesMissingError';
+}
+
 /** Folders, relative to `build/`, whose sources are the enrichment implementation. */
 export const ENRICHMENT_FOLDERS = ['derive', 'contract'] as const;
 
@@ -20,7 +25,7 @@ export function computeEnrichmentDigest(buildRoot: string = fileURLToPath(new UR
     const names = readdirSync(join(buildRoot, folder)).sort().filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
     // The compiled JavaScript (npm run compile) has no sources to digest: a revision computed there would
     // silently differ. Only the gateway runs compiled; the build runs from the sources.
-    if (names.length === 0) throw new Error(`no TypeScript sources in ${join(buildRoot, folder)}: run the build from the sources (npm run hra), not the compiled output`);
+    if (names.length === 0) throw new EnrichmentSourcesMissingError(`no TypeScript sources in ${join(buildRoot, folder)}: run the build from the sources (npm run hra), not the compiled output`);
     for (const name of names) {
       const text = readFileSync(`${buildRoot}/${folder}/${name}`, 'utf8').replace(/\r\n/g, '\n');
       files[`build/${folder}/${name}`] = sha256Hex(text);

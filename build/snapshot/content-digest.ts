@@ -5,10 +5,14 @@ import { CONTENT_QUERIES } from './snapshot-format.ts';
 
 /**
  * SHA-256 over every row of every content table in primary-key order; each cell is framed by its
- * type and length so no two different tables of cells can hash alike.
+ * type and length so no two different tables of cells can hash alike. With `onProgress`, reports the
+ * share of rows hashed at most once a second (the rows are counted first, which costs little).
  */
-export function computeContentDigest(db: Database.Database): string {
+export function computeContentDigest(db: Database.Database, onProgress?: (percent: number) => void): string {
   const hash = createHash('sha256');
+  const total = onProgress === undefined ? 0 : CONTENT_QUERIES.reduce((sum, sql) => sum + (db.prepare(`SELECT count(*) FROM (${sql})`).pluck().get() as number), 0);
+  let hashed = 0;
+  let reported = Date.now();
   for (const sql of CONTENT_QUERIES) {
     hash.update(`\u0000table:${sql}\u0000`);
     for (const row of db.prepare(sql).raw().iterate() as Iterable<unknown[]>) {
@@ -18,6 +22,11 @@ export function computeContentDigest(db: Database.Database): string {
         hash.update(bytes);
       }
       hash.update('\n');
+      hashed += 1;
+      if (onProgress !== undefined && Date.now() - reported >= 1000) {
+        reported = Date.now();
+        onProgress(Math.floor((hashed / total) * 100));
+      }
     }
   }
   return hash.digest('hex');

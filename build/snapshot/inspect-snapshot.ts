@@ -6,15 +6,32 @@ import { SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION } fro
 /** The outcome of one named check. */
 export type CheckResult = { check: string; ok: true } | { check: string; ok: false; reason: string };
 
+/** Options of inspectSnapshot. */
+export interface InspectOptions {
+  /** Also run `integrity` and `content`, which read the whole file. */
+  deep: boolean;
+  /** Receives a line as each check starts and ends (and the content check's progress), for `hra verify`. */
+  onProgress?: (message: string) => void;
+  /** Format versions accepted; by default only the current one (`hra changes detect` also reads the previous). */
+  formatVersions?: readonly number[];
+}
+
 /**
  * Runs the structural checks on an open database: `format` (application id, format name, and a version
  * among `formatVersions`, by default only the current one) then, with `deep`, `integrity` (SQLite's own
  * check) and `content` (the recorded content digest).
  */
-export function inspectSnapshot(db: Database.Database, options: { deep: boolean; formatVersions?: readonly number[] }): CheckResult[] {
+export function inspectSnapshot(db: Database.Database, options: InspectOptions): CheckResult[] {
   const versions = options.formatVersions ?? [SNAPSHOT_FORMAT_VERSION];
   const results: CheckResult[] = [];
   const fail = (check: string, reason: string) => results.push({ check, ok: false, reason });
+  const report = options.onProgress ?? (() => {});
+  let started = Date.now();
+  const passed = (check: string) => {
+    results.push({ check, ok: true });
+    report(`verify: ${check} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    started = Date.now();
+  };
   try {
     const applicationId = db.pragma('application_id', { simple: true });
     const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((row) => [row.key, row.value]));
@@ -26,18 +43,20 @@ export function inspectSnapshot(db: Database.Database, options: { deep: boolean;
       fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${versions.join(' or ')}`);
       return results;
     }
-    results.push({ check: 'format', ok: true });
+    passed('format');
     if (!options.deep) return results;
+    // One SQLite call: it cannot report how far it got, so say that it may take a while.
+    report('verify: integrity: running SQLite integrity_check over the whole file');
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') {
       fail('integrity', `sqlite integrity_check: ${String(integrity)}`);
       return results;
     }
-    results.push({ check: 'integrity', ok: true });
+    passed('integrity');
     const recorded = meta.get('content_digest');
-    const actual = computeContentDigest(db);
+    const actual = computeContentDigest(db, options.onProgress && ((percent) => report(`verify: content: ${percent}% of rows hashed`)));
     if (recorded !== actual) fail('content', `content digest ${actual} does not match the recorded ${recorded ?? '(none)'}`);
-    else results.push({ check: 'content', ok: true });
+    else passed('content');
   } catch (error) {
     fail(results.length === 0 ? 'format' : 'integrity', `unreadable: ${(error as Error).message}`);
   }

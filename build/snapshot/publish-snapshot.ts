@@ -1,16 +1,20 @@
 /**
  * Builds a snapshot into a temporary file and publishes it atomically: fsync, write its checksum file
- * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (in place before the snapshot appears, so no reader sees one without
- * the other), rename to `<out>/<revision>.sqlite`, then repoint `<out>/current.sqlite`. A failure at any
- * step leaves the previously published revision exactly as it was.
+ * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (renamed into place before the
+ * snapshot, so no reader sees the snapshot without them), rename to `<out>/<revision>.sqlite`, then repoint
+ * `<out>/current.sqlite`. A failed or interrupted build leaves nothing behind: its temporary files are
+ * removed, and so is any file it had already renamed into place, so the previously published revision
+ * stays exactly as it was. Temporaries of a build killed outright are swept by the next build.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { computeRevision, type Revision } from '../revision/compute-revision.ts';
+import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
 import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
-import { writeSnapshot, type SnapshotSummary } from './write-snapshot.ts';
+import { buildTemporaryPath, sweepStaleBuildFiles } from './sweep-stale-build-files.ts';
+import { writeSnapshotSteps, type SnapshotSummary } from './write-snapshot.ts';
 
 /** The link the gateway follows to the published revision. */
 export const CURRENT_SNAPSHOT = 'current.sqlite';
@@ -30,38 +34,57 @@ export interface PublishOptions {
 
 /** Builds `corpus` and publishes it under `outDir`. */
 export function buildAndPublish(corpus: Corpus, outDir: string, onProgress: (message: string) => void = () => {}, options: PublishOptions = {}): PublishedSnapshot {
+  return runBuildSteps(publishSteps(corpus, outDir, onProgress, options));
+}
+
+/**
+ * buildAndPublish that can be interrupted: when `signal` aborts (the CLI aborts it on SIGINT and SIGTERM),
+ * the build stops at its next step, removes what it wrote and rejects with `signal.reason`.
+ */
+export function buildAndPublishInterruptibly(corpus: Corpus, outDir: string, signal: AbortSignal, onProgress: (message: string) => void = () => {}, options: PublishOptions = {}): Promise<PublishedSnapshot> {
+  return runBuildStepsAsync(publishSteps(corpus, outDir, onProgress, options), signal);
+}
+
+function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: string) => void, options: PublishOptions): BuildSteps<PublishedSnapshot> {
   mkdirSync(outDir, { recursive: true });
+  const swept = sweepStaleBuildFiles(outDir);
+  if (swept.length > 0) onProgress(`build: removed ${swept.length === 1 ? 'a file' : `${swept.length} files`} left by a killed build: ${swept.join(', ')}`);
   const started = Date.now();
   const revision = computeRevision(corpus);
   onProgress(`build: revision ${revision.revision} computed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const temporary = join(outDir, `.building-${process.pid}-${Date.now()}.sqlite`);
+  const temporary = buildTemporaryPath(outDir, 'building');
   const file = join(outDir, `${revision.revision}.sqlite`);
+  // Final paths this build renamed into place and that did not exist before: removed again on failure.
+  const placed: string[] = [];
+  let published = false;
   try {
-    const summary = writeSnapshot(corpus, revision, temporary, onProgress);
+    const summary = yield* writeSnapshotSteps(corpus, revision, temporary, onProgress);
     fsyncPath(temporary);
+    yield;
     // One read of the file yields both digests; both files are in place before the snapshot appears.
     const digests = digestFileWithSegments(temporary, options.segmentBytes);
-    writeFileSync(checksumFileOf(temporary), formatChecksumLine(digests.sha256, `${revision.revision}.sqlite`));
+    writeFileSync(checksumFileOf(temporary), formatChecksumLine(digests.sha256, basename(file)));
     writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(digests));
     fsyncPath(checksumFileOf(temporary));
     fsyncPath(segmentsFileOf(temporary));
-    renameSync(checksumFileOf(temporary), checksumFileOf(file));
-    renameSync(segmentsFileOf(temporary), segmentsFileOf(file));
-    renameSync(temporary, file);
-    pointCurrentAt(outDir, `${revision.revision}.sqlite`);
+    yield;
+    for (const [from, to] of [[checksumFileOf(temporary), checksumFileOf(file)], [segmentsFileOf(temporary), segmentsFileOf(file)], [temporary, file]] as const) {
+      if (!pathExists(to)) placed.push(to);
+      renameSync(from, to);
+    }
+    pointCurrentAt(outDir, basename(file));
+    published = true;
     onProgress(`build: ${summary.rows} rows in ${summary.cities} cities written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { revision: revision.revision, file, summary };
   } finally {
-    rmSync(temporary, { force: true });
-    rmSync(`${temporary}-journal`, { force: true });
-    rmSync(checksumFileOf(temporary), { force: true });
-    rmSync(segmentsFileOf(temporary), { force: true });
+    if (!published) for (const path of placed) rmSync(path, { force: true });
+    for (const path of [temporary, `${temporary}-journal`, checksumFileOf(temporary), segmentsFileOf(temporary)]) rmSync(path, { force: true });
   }
 }
 
 /** Repoints `current.sqlite` with a relative symlink swapped in by rename, so readers never see it missing. */
 export function pointCurrentAt(outDir: string, fileName: string): void {
-  const link = join(outDir, `.current-${process.pid}-${Date.now()}.sqlite`);
+  const link = buildTemporaryPath(outDir, 'current');
   symlinkSync(fileName, link);
   try {
     renameSync(link, join(outDir, CURRENT_SNAPSHOT));
@@ -70,6 +93,10 @@ export function pointCurrentAt(outDir: string, fileName: string): void {
     throw error;
   }
   fsyncPath(outDir);
+}
+
+function pathExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 function fsyncPath(path: string): void {

@@ -20,6 +20,7 @@ import { HealthTally } from '../derive/tally-health.ts';
 import type { Revision, RevisionDocument } from '../revision/compute-revision.ts';
 import { liveCitySlugs } from '../revision/compute-revision.ts';
 import { computeContentDigest } from './content-digest.ts';
+import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
 import {
   DOCUMENT, SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, SNAPSHOT_TABLES,
   type MetaKey,
@@ -43,6 +44,19 @@ export function writeSnapshot(
   file: string,
   onProgress: (message: string) => void = () => {},
 ): SnapshotSummary {
+  return runBuildSteps(writeSnapshotSteps(corpus, revision, file, onProgress));
+}
+
+/**
+ * writeSnapshot as steps that yield after each city (run-build-steps.ts), so an interrupted build can stop
+ * between cities. The file is closed when the steps end, finished or not; removing it is the caller's job.
+ */
+export function* writeSnapshotSteps(
+  corpus: Corpus,
+  revision: { revision: Revision; document: RevisionDocument },
+  file: string,
+  onProgress: (message: string) => void = () => {},
+): BuildSteps<SnapshotSummary> {
   const db = new Database(file);
   try {
     // Rollback journal, not WAL, so the finished file opens cleanly read-only (STYLE 21).
@@ -52,8 +66,18 @@ export function writeSnapshot(
     db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
     db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
     for (const sql of SNAPSHOT_TABLES) db.exec(sql);
-    const summary = db.transaction(() => fill(db, corpus, revision, onProgress))();
+    // One transaction, opened by hand because it spans the steps (db.transaction() takes a synchronous function).
+    db.exec('BEGIN');
+    let summary: SnapshotSummary;
+    try {
+      summary = yield* fill(db, corpus, revision, onProgress);
+      db.exec('COMMIT');
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    }
+    yield;
     for (const sql of SNAPSHOT_INDEXES) db.exec(sql);
+    yield;
     db.prepare("INSERT INTO meta (key, value) VALUES ('content_digest', ?)").run(computeContentDigest(db));
     return summary;
   } finally {
@@ -61,12 +85,12 @@ export function writeSnapshot(
   }
 }
 
-function fill(
+function* fill(
   db: Database.Database,
   corpus: Corpus,
   { revision, document }: { revision: Revision; document: RevisionDocument },
   onProgress: (message: string) => void,
-): SnapshotSummary {
+): BuildSteps<SnapshotSummary> {
   const insertDocument = db.prepare('INSERT INTO documents (name, body, etag) VALUES (?, ?, ?)');
   const putDocument = (name: string, body: string | Buffer) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
@@ -108,14 +132,20 @@ function fill(
 
   const slugs = liveCitySlugs(corpus);
   const started = Date.now();
-  slugs.forEach((slug, index) => {
+  let reported = started;
+  for (const [index, slug] of slugs.entries()) {
     const records = byId(readCityPrograms(corpus, slug)).map((row) => derive(slug, row));
     for (const record of records) tally.addCityRecord(slug, record);
     const collection = storeRecords(slug, records);
     servedCounts.set(slug, collection.bodies.length);
     if (slug === corpus.manifest.sampleCity) sample = collection;
-    if ((index + 1) % 2000 === 0) onProgress(`build: ${index + 1}/${slugs.length} cities, ${tally.totalRows} rows, ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
+    // At most one line a second: a small corpus builds silently, a large one shows how far it got.
+    if (Date.now() - reported >= 1000) {
+      reported = Date.now();
+      onProgress(`snapshot: ${Math.floor(((index + 1) / slugs.length) * 100)}% of cities written (${index + 1}/${slugs.length}), ${tally.totalRows} rows, ${((reported - started) / 1000).toFixed(1)} s`);
+    }
+    yield;
+  }
   const national = byId(corpus.national).map((row) => derive(NATIONAL_SLUG, row, { federalCanonical: true }));
   for (const record of national) tally.addFederalRecord(record);
   storeRecords(NATIONAL_SLUG, national);

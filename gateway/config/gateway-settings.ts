@@ -17,7 +17,7 @@ export interface GatewaySetting {
 /** Every gateway setting; the flag wins over the environment variable, which wins over the default. */
 export const GATEWAY_SETTINGS = [
   { name: 'dataset', flag: '--dataset <file>', env: 'HRA_DATASET', kind: 'path', default: 'dist/current.sqlite', help: 'snapshot to serve (a published current.sqlite follows new revisions on SIGHUP)' },
-  { name: 'keys', flag: '--keys <db>', env: 'HRA_KEYS', kind: 'path', default: 'dist/keys.sqlite', help: 'key store: a SQLite file (created empty when missing) or a postgres:// URL shared by several gateways' },
+  { name: 'keys', flag: '--keys <db>', env: 'HRA_KEYS', kind: 'path', default: 'dist/keys.sqlite', help: 'key store: a SQLite file (must exist: hra keys create makes one) or a postgres:// URL shared by several gateways' },
   { name: 'port', flag: '--port <n>', env: 'HRA_PORT', kind: 'port', default: '8080', help: 'TCP port; 0 picks a free one' },
   { name: 'host', flag: '--host <address>', env: 'HRA_HOST', kind: 'host', default: '127.0.0.1', help: 'address to listen on' },
   { name: 'redis', flag: '--redis <url>', env: 'HRA_REDIS_URL', kind: 'url', default: undefined, help: 'keep rate-limit windows in Redis, shared by every gateway (redis://host:port)' },

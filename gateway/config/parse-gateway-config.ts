@@ -1,5 +1,6 @@
 /** Parses the gateway settings once into a frozen object; a bad value fails start-up with a line naming it. */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
@@ -21,6 +22,8 @@ export interface GatewayConfig {
   readonly metricsPort: number | undefined;
   /** Bytes the response caches may hold together (gateway/programs/cache-budget.ts splits them). */
   readonly cacheBytes: number;
+  /** Where each value came from (`--port`, `HRA_PORT`, `default of --port`), so later failures can name it. */
+  readonly sources: Readonly<Record<Setting['name'], string>>;
 }
 
 /** Thrown for a setting that cannot be used; its message names the flag or variable and the value. */
@@ -94,6 +97,8 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
 
   const host = get('host');
   if (!host.value || /\s/.test(host.value)) throw new ConfigError(`${host.source}: host must be an address, got ${JSON.stringify(host.value)}`);
+  // Refused here, not by listen: a dotted number that is no IPv4 address would otherwise be looked up by DNS as a name.
+  if (/^[\d.]+$/.test(host.value) && isIP(host.value) === 0) throw new ConfigError(`${host.source}: ${JSON.stringify(host.value)} is not a valid IPv4 address (four numbers from 0 to 255)`);
 
   return Object.freeze({
     dataset: resolve(get('dataset').value ?? ''),
@@ -107,6 +112,7 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
     logLevel,
     metricsPort,
     cacheBytes: cacheMb * 2 ** 20,
+    sources: Object.freeze(Object.fromEntries(GATEWAY_SETTINGS.map((setting) => [setting.name, raw(setting).source])) as Record<Setting['name'], string>),
   });
 }
 

@@ -14,6 +14,17 @@ export class KeyStoreUnavailableError extends Error {
   }
 }
 
+/** The store opened without `create` does not exist: only `hra keys create` (and the quick start) may create one. */
+export class KeyStoreMissingError extends KeyStoreUnavailableError {
+  readonly path: string;
+
+  constructor(path: string) {
+    super(`key store ${path} does not exist`);
+    this.name = 'KeyStoreMissingError';
+    this.path = path;
+  }
+}
+
 /** A key request breaks the key policy (tier, trial cities, lifetime, label); nothing was written. */
 export class KeyPolicyError extends Error {
   constructor(message: string) {

@@ -29,6 +29,8 @@ export interface KeyPolicyRequest {
   readonly label?: string | undefined;
   /** When given, every trial city must be in it (the live slugs of the served dataset). */
   readonly liveCitySlugs?: ReadonlySet<string> | undefined;
+  /** Names where `liveCitySlugs` came from in a refusal (`--dataset dist/current.sqlite`). */
+  readonly liveCitySource?: string | undefined;
 }
 
 /** A key request that passed the policy, ready to store. */
@@ -51,7 +53,7 @@ export function resolveKeyPolicy(request: KeyPolicyRequest, now: Date): Resolved
     }
     return { tier, cities: null, expiresAt, label };
   }
-  const cities = resolveTrialCities(request.cities ?? [], request.liveCitySlugs);
+  const cities = resolveTrialCities(request.cities ?? [], request.liveCitySlugs, request.liveCitySource ?? 'the dataset');
   if (expiresAt === null) throw new KeyPolicyError('trial key needs an expiry');
   const lifetimeMs = expiresAt.getTime() - now.getTime();
   if (lifetimeMs > maxTrialLifetimeMs) {
@@ -99,7 +101,7 @@ function resolveExpiry(request: KeyPolicyRequest, now: Date): Date | null {
   return new Date(now.getTime() + lifetimeDays * dayMs);
 }
 
-function resolveTrialCities(cities: readonly string[], live: ReadonlySet<string> | undefined): readonly string[] {
+function resolveTrialCities(cities: readonly string[], live: ReadonlySet<string> | undefined, liveSource: string): readonly string[] {
   const { minCities, maxCities } = trialPolicy;
   if (cities.length < minCities || cities.length > maxCities) {
     throw new KeyPolicyError(`trial key needs ${minCities} to ${maxCities} city slugs, got ${cities.length}`);
@@ -111,7 +113,7 @@ function resolveTrialCities(cities: readonly string[], live: ReadonlySet<string>
     }
     if (seen.has(city)) throw new KeyPolicyError(`city slug ${JSON.stringify(city)} is listed twice`);
     if (live !== undefined && !live.has(city)) {
-      throw new KeyPolicyError(`city slug ${JSON.stringify(city)} is not a live city of the dataset`);
+      throw new KeyPolicyError(`city slug ${JSON.stringify(city)} is not a live city of ${liveSource}`);
     }
     seen.add(city);
   }

@@ -15,6 +15,8 @@ export interface KeyStoreLocationOptions {
   readonly now: () => Date;
   /** A gateway keeps a cache of a shared store current; a CLI run does not (see postgres-key-store.ts). */
   readonly role: 'gateway' | 'cli';
+  /** Create a missing SQLite file (only `hra keys create` does); a PostgreSQL schema is always migrated. */
+  readonly create?: boolean;
   readonly cacheBounds?: Partial<KeyCacheBounds>;
   readonly onStatus?: (status: 'listening' | 'lost', detail: string) => void;
   /** The SQLite store's file was reopened or became unreadable (see follow-key-store-file.ts). */
@@ -42,7 +44,7 @@ export function normalizeKeyStoreLocation(location: string): string {
 /** Opens the store at `location`; throws `KeyStoreUnavailableError` when it cannot be opened. */
 export async function openKeyStoreAt(location: string, options: KeyStoreLocationOptions): Promise<OpenedKeyStore> {
   if (!isPostgresUrl(location)) {
-    return { store: openKeyStore(location, { now: options.now, onFileChange: options.onFileChange }), scheme: 'sqlite', sharedSecret: undefined };
+    return { store: openKeyStore(location, { now: options.now, create: options.create, onFileChange: options.onFileChange }), scheme: 'sqlite', sharedSecret: undefined };
   }
   // Loaded only when used: the embedded default never needs pg.
   const { openPostgresKeyStore } = await import('./postgres-key-store.ts');

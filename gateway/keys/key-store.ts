@@ -11,10 +11,11 @@
  * The store follows its path (follow-key-store-file.ts): a file replaced by rename, deleted, truncated or
  * overwritten is noticed within a check interval and reopened, or makes the store unavailable.
  */
+import { existsSync } from 'node:fs';
 import { FollowedKeyStoreFile, KEY_STORE_FILE_CHECK_MS, type KeyStoreFileEvent } from './follow-key-store-file.ts';
 import { inImmediateTransaction } from './in-immediate-transaction.ts';
 import { digestKey, parseKeyShape } from './key-format.ts';
-import { toKeyStoreError } from './key-errors.ts';
+import { KeyStoreMissingError, toKeyStoreError } from './key-errors.ts';
 import type { ListedKey } from './key-listing.ts';
 import { judgeKeyRow } from './judge-key-row.ts';
 import type { KeyLookupResult, KeyRowForVerdict } from './key-lookup.ts';
@@ -32,6 +33,11 @@ export interface KeyStoreOptions {
   readonly now: () => Date;
   /** Gateways may open read-only; the file must then exist and be initialised. Default false. */
   readonly readonly?: boolean;
+  /**
+   * Whether a missing store is created empty (read-write only). Default true; the CLI passes false
+   * everywhere but `hra keys create`, so a mistyped path fails with `KeyStoreMissingError` instead.
+   */
+  readonly create?: boolean;
   /** How long to wait for another process's write lock, in milliseconds. Default 5000. */
   readonly busyTimeoutMs?: number;
   /** Minimum milliseconds between two checks that the path still names the open file. Default 250. */
@@ -87,17 +93,24 @@ export interface LocalKeyStore extends KeyStore {
 /** Marks a well-formed key the store does not hold, in the lookup cache. */
 const UNKNOWN = Symbol('unknown key');
 
-/** Opens (and when read-write, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
+/** Opens (and when read-write and `create`, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
 export function openKeyStore(path: string, options: KeyStoreOptions): LocalKeyStore {
   const readonly = options.readonly ?? false;
+  const create = !readonly && (options.create ?? true);
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  const file = new FollowedKeyStoreFile(path, true, {
-    open: (create) => openKeyStoreConnection(path, { readonly, busyTimeoutMs, create }),
-    checkIntervalMs: options.fileCheckIntervalMs ?? KEY_STORE_FILE_CHECK_MS,
-    elapsedMs: options.elapsedMs ?? (() => performance.now()),
-    onChange: options.onFileChange,
-  });
-  return new SqliteKeyStore(file, options.now);
+  try {
+    const file = new FollowedKeyStoreFile(path, create, {
+      open: (createNow) => openKeyStoreConnection(path, { readonly, busyTimeoutMs, create: createNow }),
+      checkIntervalMs: options.fileCheckIntervalMs ?? KEY_STORE_FILE_CHECK_MS,
+      elapsedMs: options.elapsedMs ?? (() => performance.now()),
+      onChange: options.onFileChange,
+    });
+    return new SqliteKeyStore(file, options.now);
+  } catch (error) {
+    // Without create, SQLite itself refuses a missing file (no O_CREAT); name that case for the CLI.
+    if (!create && !existsSync(path)) throw new KeyStoreMissingError(path);
+    throw error;
+  }
 }
 
 class SqliteKeyStore implements LocalKeyStore {

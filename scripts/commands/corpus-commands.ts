@@ -1,10 +1,15 @@
 /** `hra validate`, `hra digest`, `hra build` and `hra verify`: the data maintainer's and auditor's commands. */
 import type { Command } from 'commander';
+import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
 import { computeRevision } from '../../build/revision/compute-revision.ts';
-import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
+import { buildAndPublishInterruptibly } from '../../build/snapshot/publish-snapshot.ts';
 import { verifySnapshot } from '../../build/snapshot/verify-snapshot.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { plural } from '../plural.ts';
+import { abortOnSignals } from './abort-on-signals.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+import { requireBuildSources } from './require-build-sources.ts';
+import { requireFile, requireOutputDirectory } from './require-path.ts';
 
 /** Registers the corpus and snapshot commands. */
 export function registerCorpusCommands(program: Command): void {
@@ -18,9 +23,15 @@ export function registerCorpusCommands(program: Command): void {
       const corpus = loadCorpusOrFail(options.corpus);
       let rows = 0;
       for (const ids of corpus.programIds.values()) rows += ids.size;
-      const summary = { ok: true, cities: corpus.cities.length, rows, seconds: (Date.now() - started) / 1000 };
+      const nationalRows = corpus.programIds.get(NATIONAL_SLUG)?.size ?? 0;
+      const cityFiles = corpus.programFiles.size;
+      const summary = { ok: true, cities: corpus.cities.length, rows, cityRows: rows - nationalRows, nationalRows, seconds: (Date.now() - started) / 1000 };
       if (options.json) printJson(summary);
-      else process.stdout.write(`corpus is valid: ${summary.cities} cities, ${rows} program rows (${summary.seconds.toFixed(2)} s)\n`);
+      else {
+        // The same count as the loader's "validated N program rows in M city files" line, plus the national rows.
+        process.stdout.write(`corpus is valid: ${plural(summary.cities, 'city', 'cities')}, ${plural(rows, 'program row')} ` +
+          `(${summary.cityRows} in ${plural(cityFiles, 'city file')}, ${nationalRows} national) in ${summary.seconds.toFixed(2)} s\n`);
+      }
     });
 
   program
@@ -29,6 +40,7 @@ export function registerCorpusCommands(program: Command): void {
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--json', 'print the revision document as JSON')
     .action((options: { corpus: string; json?: boolean }) => {
+      requireBuildSources();
       const { revision, document } = computeRevision(loadCorpusOrFail(options.corpus));
       if (options.json) printJson({ revision, document });
       else process.stdout.write(`${revision}\n`);
@@ -40,9 +52,13 @@ export function registerCorpusCommands(program: Command): void {
     .requiredOption('--corpus <dir>', 'corpus folder')
     .requiredOption('--out <dir>', 'output folder')
     .option('--json', 'print a JSON summary as the last stdout line')
-    .action((options: { corpus: string; out: string; json?: boolean }) => {
+    .action(async (options: { corpus: string; out: string; json?: boolean }) => {
+      requireBuildSources();
+      requireOutputDirectory('--out', options.out);
       const corpus = loadCorpusOrFail(options.corpus);
-      const published = buildAndPublish(corpus, options.out, progress);
+      const published = await abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress)).catch((error: unknown) => {
+        throw asPublishFailure(error, options.out);
+      });
       if (options.json) printJson({ revision: published.revision, file: published.file, ...published.summary });
       else process.stdout.write(`${published.revision}\n`);
     });
@@ -54,12 +70,22 @@ export function registerCorpusCommands(program: Command): void {
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--json', 'print the check results as JSON')
     .action((file: string, options: { corpus: string; json?: boolean }) => {
+      requireBuildSources();
+      requireFile('verify <file>', file, 'snapshot file');
       const corpus = loadCorpusOrFail(options.corpus);
-      const results = verifySnapshot(file, corpus);
-      if (options.json) printJson({ ok: results.every((result) => result.ok), checks: results });
+      const results = verifySnapshot(file, corpus, progress);
       const failed = results.find((result) => !result.ok);
-      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${failed.check}: ${failed.reason}`);
-      if (!options.json) process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}\n`);
+      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
+      if (options.json) printJson({ ok: true, checks: results });
+      else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}\n`);
     });
+}
 
+/** A file-system failure while publishing (a rename refused, a full disk) names the output directory; the build removed what it wrote. */
+function asPublishFailure(error: unknown, out: string): unknown {
+  const system = error as NodeJS.ErrnoException;
+  if (error instanceof Error && typeof system.code === 'string' && typeof system.syscall === 'string') {
+    return new CliFailure(`--out ${out}: build failed and published nothing: ${error.message}`);
+  }
+  return error;
 }

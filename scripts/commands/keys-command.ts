@@ -7,11 +7,11 @@ import { Option, type Command } from 'commander';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { KeyPolicyError, KeyStateError, KeyStoreUnavailableError, UnknownKeyIdError } from '../../gateway/keys/key-errors.ts';
 import type { ListedKey } from '../../gateway/keys/key-listing.ts';
-import type { KeyPolicyRequest } from '../../gateway/keys/key-policy.ts';
+import { resolveKeyPolicy, type KeyPolicyRequest } from '../../gateway/keys/key-policy.ts';
 import type { IssuedKey, KeyStore } from '../../gateway/keys/key-store.ts';
-import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
 import { isKeyTier } from '../../gateway/keys/key-tiers.ts';
-import { readLiveCitySlugs } from '../../gateway/keys/live-city-slugs.ts';
+import { openCliKeyStore } from './open-cli-key-store.ts';
+import { readTrialCities } from './read-trial-cities.ts';
 
 interface StoreFlags {
   readonly keys: string;
@@ -24,8 +24,11 @@ interface CreateFlags extends StoreFlags {
   readonly days?: string;
   readonly expiresAt?: string;
   readonly label?: string;
-  readonly dataset?: string;
+  readonly dataset: string;
 }
+
+/** The snapshot whose live cities a trial key may name (operator contract: `--dataset`, env, default). */
+const DEFAULT_DATASET = 'dist/current.sqlite';
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -42,16 +45,25 @@ export function registerKeysCommand(program: Command): void {
     .option('--days <n>', 'lifetime in days (trial: at most 30, default 30; paid keys: no expiry by default)')
     .option('--expires-at <iso>', 'expiry date-time instead of --days; may lie in the past')
     .option('--label <text>', 'free text shown by list')
-    .option('--dataset <file.sqlite>', 'refuse trial cities that are not live in this snapshot')
-    .action((flags: CreateFlags) => withKeyStore(flags, async (store) => {
-      const issued = await store.createKey(parseCreateFlags(flags));
-      printIssued(issued, flags, `created ${issued.id}`);
-    }));
+    .addOption(new Option('--dataset <file.sqlite>', 'trial only: the snapshot whose live cities --cities may name').env('HRA_DATASET').default(DEFAULT_DATASET))
+    .action((flags: CreateFlags, command: Command) => {
+      // Everything is checked before the store is opened: a refused key leaves no new store behind.
+      const request = parseCreateFlags(flags, describeSource(command, 'dataset'));
+      try {
+        resolveKeyPolicy(request, new Date());
+      } catch (error) {
+        throw asCliFailure(error);
+      }
+      return withKeyStore(flags, { create: true }, async (store) => {
+        const issued = await store.createKey(request);
+        printIssued(issued, flags, `created ${issued.id}`);
+      });
+    });
 
   withStoreFlags(keys.command('revoke'))
     .description('stop a key at once (revoking twice keeps the first time)')
     .argument('<id>', 'key id, as printed by create or list')
-    .action((id: string, flags: StoreFlags) => withKeyStore(flags, async (store) => {
+    .action((id: string, flags: StoreFlags) => withKeyStore(flags, { create: false }, async (store) => {
       const revoked = await store.revokeKey(id);
       if (flags.json === true) printJson(revoked);
       else console.log(`${revoked.alreadyRevoked ? 'already revoked' : 'revoked'} ${id} at ${revoked.revokedAt}`);
@@ -60,14 +72,14 @@ export function registerKeysCommand(program: Command): void {
   withStoreFlags(keys.command('rotate'))
     .description('revoke a key and issue its successor (new id, same tier, cities and expiry), printed once')
     .argument('<id>', 'key id, as printed by create or list')
-    .action((id: string, flags: StoreFlags) => withKeyStore(flags, async (store) => {
+    .action((id: string, flags: StoreFlags) => withKeyStore(flags, { create: false }, async (store) => {
       const issued = await store.rotateKey(id);
       printIssued(issued, flags, `rotated ${id} to ${issued.id}`);
     }));
 
   withStoreFlags(keys.command('list'))
     .description('list every key and its status; never prints secrets')
-    .action((flags: StoreFlags) => withKeyStore(flags, async (store) => {
+    .action((flags: StoreFlags) => withKeyStore(flags, { create: false }, async (store) => {
       const listed = (await store.listKeys()).map((key) => ({ ...key, cities: key.cities ?? [] }));
       if (flags.json === true) printJson({ keys: listed });
       else if (listed.length === 0) console.log('no keys');
@@ -77,11 +89,11 @@ export function registerKeysCommand(program: Command): void {
 
 function withStoreFlags(command: Command): Command {
   return command
-    .addOption(new Option('--keys <db>', 'key store: a SQLite file (created if absent) or a postgres:// URL').env('HRA_KEYS').makeOptionMandatory())
+    .addOption(new Option('--keys <db>', 'key store: a SQLite file (only create makes a missing one) or a postgres:// URL').env('HRA_KEYS').makeOptionMandatory())
     .option('--json', 'print one JSON object as the last stdout line');
 }
 
-function parseCreateFlags(flags: CreateFlags): KeyPolicyRequest {
+function parseCreateFlags(flags: CreateFlags, datasetSource: string): KeyPolicyRequest {
   const { tier } = flags;
   if (!isKeyTier(tier)) throw new CliFailure(`--tier must be one of trial, nonprofit, commercial, got ${JSON.stringify(tier)}`);
   if (tier === 'trial' && flags.cities === undefined) {
@@ -99,7 +111,9 @@ function parseCreateFlags(flags: CreateFlags): KeyPolicyRequest {
     days: flags.days === undefined ? undefined : Number(flags.days),
     expiresAt: flags.expiresAt === undefined ? undefined : parseExpiresAt(flags.expiresAt),
     label: flags.label,
-    liveCitySlugs: flags.dataset === undefined ? undefined : readDatasetCities(flags.dataset),
+    // Paid keys cover the whole licensed scope and name no city, so they need no dataset.
+    liveCitySlugs: tier === 'trial' ? readTrialCities(datasetSource, flags.dataset) : undefined,
+    liveCitySource: `${datasetSource} ${flags.dataset}`,
   };
 }
 
@@ -111,18 +125,19 @@ function parseExpiresAt(raw: string): Date {
   return date;
 }
 
-function readDatasetCities(path: string): ReadonlySet<string> {
-  try {
-    return readLiveCitySlugs(path);
-  } catch (error) {
-    throw new CliFailure(`--dataset: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** `--dataset`, `HRA_DATASET` or `default --dataset`: where an option's value came from, for failure lines. */
+function describeSource(command: Command, name: string): string {
+  const option = command.options.find((candidate) => candidate.attributeName() === name);
+  const flag = option?.long ?? `--${name}`;
+  const source = command.getOptionValueSource(name);
+  if (source === 'env' && option?.envVar !== undefined) return option.envVar;
+  return source === 'default' ? `default ${flag}` : flag;
 }
 
-async function withKeyStore(flags: StoreFlags, work: (store: KeyStore) => Promise<void>): Promise<void> {
+async function withKeyStore(flags: StoreFlags, options: { create: boolean }, work: (store: KeyStore) => Promise<void>): Promise<void> {
   let store: KeyStore;
   try {
-    store = (await openKeyStoreAt(flags.keys, { now: () => new Date(), role: 'cli' })).store;
+    store = await openCliKeyStore(flags.keys, { create: options.create, source: '--keys' });
   } catch (error) {
     throw asCliFailure(error);
   }

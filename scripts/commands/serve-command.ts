@@ -11,6 +11,8 @@ import { createGatewayLogger } from '../../gateway/observability/gateway-logger.
 import { fileIdentity } from '../../gateway/files/file-identity.ts';
 import { startGateway, type GatewayLog, type RunningGateway } from '../../gateway/start-gateway.ts';
 import { CliFailure } from '../cli-failure.ts';
+import { describeStartFailure } from './describe-start-failure.ts';
+import { requireFile } from './require-path.ts';
 
 /** Shutdown ends within this bound: the process exits by then whatever is still running. */
 const SHUTDOWN_BOUND_MS = 10_000;
@@ -33,6 +35,8 @@ export function registerServeCommand(program: Command): void {
       if (error instanceof ConfigError) throw new CliFailure(error.message);
       throw error;
     }
+    // A directory or a missing file fails here on one line naming the setting, not as EISDIR or ENOENT.
+    requireFile(config.sources.dataset, config.dataset, 'snapshot file');
     // JSON lines on stderr: stdout carries nothing but the `listening on` line once serving.
     const log: GatewayLog = createGatewayLogger({ level: config.logLevel });
     // Installed before the start-up check, whose hash can take seconds: SIGHUP's default action is to exit.
@@ -55,7 +59,7 @@ export function registerServeCommand(program: Command): void {
     try {
       running = await startGateway(config, log);
     } catch (error) {
-      throw new CliFailure((error as Error).message.split('\n')[0] ?? 'gateway failed to start');
+      throw describeStartFailure(error, config);
     }
     const gateway = running;
     process.stdout.write(`listening on ${gateway.url}\n`);

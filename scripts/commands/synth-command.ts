@@ -19,7 +19,7 @@ export function registerSynthCommand(program: Command): void {
       const seed = parseSeed(options.seed);
       const scale = parseScale(options.scale);
       refuseNonEmpty(options.out);
-      const template = loadCorpusOrFail(options.template);
+      const template = loadCorpusOrFail(options.template, '--template');
       const started = performance.now();
       const summary = generateSynthCorpus({ template, seed, scale, out: options.out, onProgress: progress });
       const seconds = Math.round(performance.now() - started) / 1000;

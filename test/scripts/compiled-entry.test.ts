@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,16 +62,31 @@ describe('compiled entry (npm run compile)', () => {
     }
   });
 
-  it('refuses to compute a revision from the compiled output, naming why', () => {
-    let failure: { status: number | null; stderr: string } | undefined;
-    try {
-      execFileSync(process.execPath, [COMPILED_HRA, 'digest', '--corpus', MINI_CORPUS], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-    } catch (error) {
-      failure = error as { status: number | null; stderr: string };
-    }
-    assert.ok(failure, 'hra digest failed when run compiled');
-    assert.notEqual(failure.status, 0);
-    // Progress lines come first; the failure is the last line.
-    assert.match(failure.stderr.trim().split('\n').at(-1) ?? '', /^hra: .*no TypeScript sources in .*dist\/js\/build\/derive: run the build from the sources/);
+  it('prints the version of package.json with --version', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    assert.equal(execFileSync(process.execPath, [COMPILED_HRA, '--version'], { encoding: 'utf8' }), `${version}\n`);
   });
+
+  const buildSide: ReadonlyArray<[string, () => string[]]> = [
+    ['digest', () => ['digest', '--corpus', MINI_CORPUS]],
+    ['build', () => ['build', '--corpus', MINI_CORPUS, '--out', join(dir, 'out')]],
+    ['verify', () => ['verify', buildTestSnapshot(), '--corpus', MINI_CORPUS]],
+    ['changes detect', () => ['changes', 'detect', '--previous', buildTestSnapshot(), '--corpus', MINI_CORPUS, '--at', '2026-11-16T06:00:00Z']],
+  ];
+  for (const [name, args] of buildSide) {
+    it(`${name} refuses to run from the compiled output at once, on one line naming why (not as an unexpected failure)`, () => {
+      let failure: { status: number | null; stderr: string } | undefined;
+      try {
+        execFileSync(process.execPath, [COMPILED_HRA, ...args()], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      } catch (error) {
+        failure = error as { status: number | null; stderr: string };
+      }
+      assert.ok(failure, `hra ${name} failed when run compiled`);
+      assert.equal(failure.status, 1);
+      // Refused before the corpus is read: no progress lines, just the reason.
+      const lines = failure.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, failure.stderr);
+      assert.match(lines[0] ?? '', /^hra: no TypeScript sources in .*dist\/js\/build\/derive: run the build from the sources/);
+    });
+  }
 });

@@ -1,29 +1,23 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
+import { buildTestSnapshot } from '../support/start-test-gateway.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'hra-keys-cli-'));
 const keys = join(dir, 'keys.sqlite');
+/** A snapshot built from the mini corpus: alpha, beta and gamma live, delta pending. */
+let dataset = '';
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = HraRun;
 
+/** `hra keys <args>` with the test's snapshot as HRA_DATASET unless `env` says otherwise. */
 function hra(...args: string[]): Run {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/hra.ts', 'keys', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runHra(['keys', ...args], { env: { HRA_DATASET: dataset } });
 }
 
 function lastJson(run: Run): Record<string, unknown> {
@@ -41,21 +35,31 @@ function lookup(key: unknown): string {
   }
 }
 
-describe('hra keys', () => {
-  const dataset = join(dir, 'snapshot.sqlite');
-  before(() => {
-    const db = new Database(dataset);
-    db.exec("CREATE TABLE cities (slug TEXT, status TEXT); INSERT INTO cities VALUES ('detroit','live'),('gary','paused');");
+/** Keys in the store, read directly: a refused create must not add one. */
+function keyCount(): number {
+  const db = new Database(keys, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM api_keys').pluck().get() as number;
+  } finally {
     db.close();
+  }
+}
+
+describe('hra keys', () => {
+  before(() => {
+    dataset = buildTestSnapshot();
   });
 
-  it('creates a trial key and prints it once as JSON', () => {
-    const out = lastJson(hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'detroit,austin', '--days', '7', '--json'));
+  it('creates a trial key and prints it once as JSON, creating the store and saying so on stderr', () => {
+    assert.equal(existsSync(keys), false);
+    const run = hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'alpha,beta', '--days', '7', '--json');
+    assert.ok(stderrLines(run).includes(`created key store ${keys}`), run.stderr);
+    const out = lastJson(run);
     assert.deepEqual(Object.keys(out), ['id', 'key', 'tier', 'expiresAt', 'cities']);
     assert.match(String(out.id), /^key_[0-9A-Za-z]{12}$/);
     assert.match(String(out.key), /^hra_t_[0-9A-Za-z]{38}$/);
     assert.equal(out.tier, 'trial');
-    assert.deepEqual(out.cities, ['detroit', 'austin']);
+    assert.deepEqual(out.cities, ['alpha', 'beta']);
     assert.ok(Math.abs(Date.parse(String(out.expiresAt)) - Date.now() - 7 * 86_400_000) < 60_000);
     assert.equal(lookup(out.key), 'valid');
   });
@@ -67,14 +71,15 @@ describe('hra keys', () => {
   });
 
   it('creates an already-expired key with --expires-at in the past', () => {
-    const out = lastJson(hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'detroit', '--expires-at', '2020-01-01T00:00:00Z', '--json'));
+    const out = lastJson(hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'alpha', '--expires-at', '2020-01-01T00:00:00Z', '--json'));
     assert.equal(out.expiresAt, '2020-01-01T00:00:00.000Z');
     assert.equal(lookup(out.key), 'expired');
   });
 
   it('accepts live cities of --dataset', () => {
-    const out = lastJson(hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'detroit', '--dataset', dataset, '--json'));
-    assert.deepEqual(out.cities, ['detroit']);
+    const run = runHra(['keys', 'create', '--keys', keys, '--tier', 'trial', '--cities', 'gamma', '--dataset', dataset, '--json']);
+    assert.deepEqual(lastJson(run).cities, ['gamma']);
+    assert.ok(!run.stderr.includes('created key store'), 'an existing store is not announced as created');
   });
 
   it('rotates: the old key stops, the new one is printed once', () => {
@@ -103,25 +108,54 @@ describe('hra keys', () => {
   const refused: ReadonlyArray<[string, string[], RegExp]> = [
     ['a trial without cities', ['--tier', 'trial'], /a trial key needs --cities/],
     ['a trial with 6 cities', ['--tier', 'trial', '--cities', 'a,b,c,d,e,f'], /needs 1 to 5 city slugs, got 6/],
-    ['a trial of 31 days', ['--tier', 'trial', '--cities', 'a', '--days', '31'], /at most 30 days, got 31 days/],
-    ['a trial expiring in 40 days', ['--tier', 'trial', '--cities', 'a', '--expires-at', new Date(Date.now() + 40 * 86_400_000).toISOString()], /at most 30 days/],
+    ['a trial of 31 days', ['--tier', 'trial', '--cities', 'alpha', '--days', '31'], /at most 30 days, got 31 days/],
+    ['a trial expiring in 40 days', ['--tier', 'trial', '--cities', 'alpha', '--expires-at', new Date(Date.now() + 40 * 86_400_000).toISOString()], /at most 30 days/],
     ['a bad slug', ['--tier', 'trial', '--cities', 'Detroit'], /city slug "Detroit" must match/],
-    ['a city that is not live', ['--tier', 'trial', '--cities', 'gary', '--dataset', join(dir, 'snapshot.sqlite')], /"gary" is not a live city/],
+    ['a pending city', ['--tier', 'trial', '--cities', 'delta'], /^hra: city slug "delta" is not a live city of HRA_DATASET \S+\.sqlite$/],
+    ['an unknown city', ['--tier', 'trial', '--cities', 'alpha,gotham', '--dataset', '<dataset>'], /^hra: city slug "gotham" is not a live city of --dataset \S+\.sqlite$/],
+    ['the national layer as a city', ['--tier', 'trial', '--cities', 'national'], /^hra: city slug "national" is not a live city of HRA_DATASET /],
+    ['a dataset that is not a snapshot', ['--tier', 'trial', '--cities', 'alpha', '--dataset', '<keys>'], /^hra: --dataset \S+keys\.sqlite: cannot read its live cities: snapshot \S+ refused: /],
     ['cities on a commercial key', ['--tier', 'commercial', '--cities', 'detroit'], /only for trial keys/],
     ['an unknown tier', ['--tier', 'enterprise'], /--tier must be one of trial, nonprofit, commercial, got "enterprise"/],
     ['a non-numeric --days', ['--tier', 'nonprofit', '--days', '3d'], /--days must be a whole number/],
     ['--days with --expires-at', ['--tier', 'nonprofit', '--days', '3', '--expires-at', '2030-01-01'], /not both/],
     ['a bad --expires-at', ['--tier', 'nonprofit', '--expires-at', 'tomorrow'], /--expires-at must be an ISO 8601/],
-    ['a missing dataset', ['--tier', 'trial', '--cities', 'a', '--dataset', join(dir, 'nope.sqlite')], /--dataset: dataset .* cannot be opened/],
+    ['a missing dataset', ['--tier', 'trial', '--cities', 'a', '--dataset', join(dir, 'nope.sqlite')], /^hra: --dataset \S+nope\.sqlite: snapshot file not found$/],
   ];
   for (const [name, args, message] of refused) {
     it(`refuses ${name} with one stderr line and no key`, () => {
-      const run = hra('create', '--keys', keys, ...args, '--json');
+      const before = keyCount();
+      const run = hra('create', '--keys', keys, ...args.map((arg) => (arg === '<dataset>' ? dataset : arg === '<keys>' ? keys : arg)));
       assert.equal(run.status, 1);
       assert.equal(run.stdout, '');
       const lines = run.stderr.trimEnd().split('\n');
       assert.equal(lines.length, 1, run.stderr);
       assert.match(lines[0] ?? '', message);
+      assert.equal(keyCount(), before, 'nothing was issued');
+    });
+  }
+
+  it('refuses a trial key when no dataset can be read: the default dist/current.sqlite is missing', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'hra-keys-no-dist-'));
+    const run = runHra(['keys', 'create', '--keys', keys, '--tier', 'trial', '--cities', 'alpha'], { cwd: elsewhere });
+    assert.equal(run.status, 1);
+    assert.deepEqual(stderrLines(run), ['hra: default --dataset dist/current.sqlite: snapshot file not found']);
+  });
+
+  it('a refused create leaves no new key store behind', () => {
+    const fresh = join(dir, 'refused.sqlite');
+    const run = hra('create', '--keys', fresh, '--tier', 'trial', '--cities', 'gotham');
+    assert.equal(run.status, 1);
+    assert.equal(existsSync(fresh), false);
+  });
+
+  for (const command of [['list'], ['revoke', 'key_000000000000'], ['rotate', 'key_000000000000']]) {
+    it(`${command[0]} refuses a key store that does not exist, and does not create it`, () => {
+      const typo = join(dir, 'kyes.sqlite');
+      const run = hra(command[0] ?? '', '--keys', typo, ...command.slice(1), '--json');
+      assert.equal(run.status, 1);
+      assert.deepEqual(stderrLines(run), [`hra: --keys ${typo}: key store not found (only hra keys create makes a new one)`]);
+      assert.equal(existsSync(typo), false);
     });
   }
 
@@ -137,9 +171,17 @@ describe('hra keys', () => {
     });
   }
 
-  it('reports an unusable key store on one line', () => {
+  it('reports a store in a missing directory as not found, on one line', () => {
     const run = hra('list', '--keys', join(dir, 'missing-dir', 'keys.sqlite'), '--json');
     assert.notEqual(run.status, 0);
-    assert.match(run.stderr, /^hra: key store unavailable while opening .*missing-dir.*\n$/);
+    assert.match(run.stderr, /^hra: --keys \S*missing-dir\S*: key store not found .*\n$/);
+  });
+
+  it('reports an unusable key store on one line', () => {
+    const text = join(dir, 'not-a-store.sqlite');
+    writeFileSync(text, 'x'.repeat(4096));
+    const run = hra('list', '--keys', text, '--json');
+    assert.notEqual(run.status, 0);
+    assert.match(run.stderr, /^hra: key store unavailable while opening \S*not-a-store\.sqlite.*\n$/);
   });
 });

@@ -14,7 +14,7 @@ import { visitCitations } from '../../build/links/visit-citations.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
-import { lastLine, runHra, spawnHra } from '../support/run-hra.ts';
+import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'hra-links-check-'));
@@ -105,7 +105,7 @@ describe('hra links check', () => {
 
   it('appends one attempt per due URL with the outcome the table gives, through the proxy, in one run', async () => {
     const env: Record<string, string> = 'certFile' in https ? { NODE_EXTRA_CA_CERTS: https.certFile } : {};
-    const run = await runHra(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...MAIN, '--json'], env);
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...MAIN, '--json'], { env });
     assert.equal(run.status, 0, run.stderr);
     const text = readFileSync(logFile, 'utf8');
     assert.ok(text.startsWith(before1), 'existing lines are kept byte for byte');
@@ -170,7 +170,7 @@ describe('hra links check', () => {
     const text = readFileSync(logFile, 'utf8');
     const requests = fixture.requests.length;
     const cited = new Set(rowsOf(text).map((row) => row.url)).size; // every cited URL has an attempt by now
-    const run = await runHra(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T18:00:00Z', '--proxy', fixture.proxyUrl, ...MAIN, '--json']);
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T18:00:00Z', '--proxy', fixture.proxyUrl, ...MAIN, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(readFileSync(logFile, 'utf8'), text);
     assert.equal(fixture.requests.length, requests);
@@ -180,7 +180,7 @@ describe('hra links check', () => {
   });
 
   it('feeds changes detect: the links whose status moved become link-status-changed events, and the corpus builds', async () => {
-    const run = await runHra(['changes', 'detect', '--previous', snapshot, '--corpus', corpus, '--at', AT]);
+    const run = await runHraAsync(['changes', 'detect', '--previous', snapshot, '--corpus', corpus, '--at', AT]);
     assert.equal(run.status, 0, run.stderr);
     const events = rowsOf(readFileSync(join(corpus, 'changes.ndjson'), 'utf8')).filter((event) => event.detectedAt === AT);
     const moved = (programId: string) => events.find((event) => event.programId === programId && event.type === 'link-status-changed');
@@ -207,7 +207,8 @@ describe('hra links check, interrupted and resumed', () => {
       writeFileSync(logFile, fresh.map((url) => `${JSON.stringify({ url, checkedAt: '2026-11-19', outcome: 'dead', httpStatus: 404 })}\n`).join(''));
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
-      const { child, finished } = spawnHra(args);
+      const child = spawnHra(args);
+      const finished = finishedRun(child);
       for (let waited = 0; rowsOf(readFileSync(logFile, 'utf8')).length < base + 5; waited += 20) {
         assert.ok(waited < 20_000, 'the run appended 5 attempts within 20 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -219,9 +220,9 @@ describe('hra links check, interrupted and resumed', () => {
       const done = rowsOf(afterKill).length - base;
       assert.ok(done >= 5 && done < urls.length, `killed after ${done} of ${urls.length}`);
 
-      const validate = await runHra(['validate', '--corpus', corpus]);
+      const validate = await runHraAsync(['validate', '--corpus', corpus]);
       assert.equal(validate.status, 0, validate.stderr);
-      const resumed = await runHra([...args, '--json']);
+      const resumed = await runHraAsync([...args, '--json']);
       assert.equal(resumed.status, 0, resumed.stderr);
       assert.equal((JSON.parse(lastLine(resumed.stdout)) as { checked: number }).checked, urls.length - done);
       const slow = rowsOf(readFileSync(logFile, 'utf8')).slice(base);
@@ -240,7 +241,7 @@ describe('hra links check, dry run and --url', () => {
       const corpus = writeLinkTestCorpus(join(work, 'dry'), { extraUrls: ['http://site.test/missing', 'http://site.test/program'] });
       const logFile = join(corpus, 'evidence/link-checks.ndjson');
       const text = readFileSync(logFile, 'utf8');
-      const run = await runHra(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...FAST, '--dry-run', '--url', 'http://site.test/missing', '--url', 'http://beta.test/wx', '--json']);
+      const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...FAST, '--dry-run', '--url', 'http://site.test/missing', '--url', 'http://beta.test/wx', '--json']);
       assert.equal(run.status, 0, run.stderr);
       assert.equal(readFileSync(logFile, 'utf8'), text);
       const lines = run.stdout.trimEnd().split('\n');
@@ -267,7 +268,7 @@ describe('hra links check, bad input', () => {
   const refuses = async (what: string, corpus: string, args: readonly string[], message: RegExp) => {
     const logFile = join(corpus, 'evidence/link-checks.ndjson');
     const text = readFileSync(logFile, 'utf8');
-    const run = await runHra(['links', 'check', '--corpus', corpus, '--at', AT, ...args]);
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, ...args]);
     assert.notEqual(run.status, 0, `${what}: exit status`);
     assert.match(lastLine(run.stderr), message, what);
     assert.equal(run.stdout, '', `${what}: nothing on stdout`);
@@ -300,7 +301,7 @@ describe('hra links check, bad input', () => {
     const urls = Array.from({ length: 20 }, (_, i) => `http://slow.test/slow/30/p${i}`);
     const corpus = writeLinkTestCorpus(join(work, 'dying'), { extraUrls: urls, linkChecks: [] });
     const logFile = join(corpus, 'evidence/link-checks.ndjson');
-    const { finished } = spawnHra(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', dying.proxyUrl, '--per-host', '1', '--host-interval-ms', '30', '--timeout-ms', '2000', '--retries', '1']);
+    const finished = finishedRun(spawnHra(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', dying.proxyUrl, '--per-host', '1', '--host-interval-ms', '30', '--timeout-ms', '2000', '--retries', '1']));
     for (let waited = 0; readFileSync(logFile, 'utf8').split('\n').length < 4; waited += 20) {
       assert.ok(waited < 20_000);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -311,6 +312,6 @@ describe('hra links check, bad input', () => {
     const appended = rowsOf(readFileSync(logFile, 'utf8'));
     assert.match(lastLine(run.stderr), new RegExp(`^hra: --proxy ${dying.proxyUrl.replaceAll('.', '\\.')}/: refused connections after ${appended.length} of ${urls.length + 14} URLs were checked and appended; rerun to check the rest`));
     assert.ok(appended.length >= 3 && appended.length < urls.length + 14, 'the 14 URLs of the mini corpus and the 20 slow ones were not all checked');
-    assert.equal((await runHra(['validate', '--corpus', corpus])).status, 0);
+    assert.equal((await runHraAsync(['validate', '--corpus', corpus])).status, 0);
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
-import { lastLine, runHra } from '../support/run-hra.ts';
+import { lastLine, runHraAsync } from '../support/run-hra.ts';
 
 const attempt = (url: string, checkedAt: string, outcome: string, httpStatus: number | null) => ({
   url, checkedAt, outcome, httpStatus, ...(outcome === 'live' ? { pageClass: 'program' } : {}),
@@ -47,7 +47,7 @@ describe('hra links report', () => {
   });
 
   it('lists likely-closed programs with their three dates, and every URL now dead or bot-blocked', async () => {
-    const run = await runHra(['links', 'report', '--corpus', corpus, '--json']);
+    const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
       likelyClosed: [
@@ -64,7 +64,7 @@ describe('hra links report', () => {
   });
 
   it('prints the same as text for a maintainer', async () => {
-    const run = await runHra(['links', 'report', '--corpus', corpus]);
+    const run = await runHraAsync(['links', 'report', '--corpus', corpus]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, [
       'likely closed (404 or 410 at each of the last three check dates): 2',

@@ -1,34 +1,89 @@
-/** Runs the real `hra` CLI in a child process without blocking this one (a test's loopback fixture keeps answering). */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * Runs the real `hra` CLI as package.json's `hra` script does (node with the tsx loader, no npm) and
+ * captures what it printed. Paths are absolute, so a test may run it from any working directory; HRA_*
+ * variables of the caller's environment are dropped so that only the test's own settings apply.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The project root, where `hra` runs (as `npm run hra` does). */
+/** The project root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A finished run. */
+/** `node --import <tsx>` with the loader resolved from here, so it works whatever the working directory. */
+export const TSX_NODE_ARGS = ['--import', import.meta.resolve('tsx')] as const;
+
+/** What one run printed and how it ended. */
 export interface HraRun {
-  status: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
-/** Starts `hra <args>`; `finished` settles when it exits. */
-export function spawnHra(args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; finished: Promise<HraRun> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hra.ts', ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+/** Where and with what environment to run. */
+export interface HraRunOptions {
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Default `scripts/hra.ts`; `scripts/start.ts` for the quick start. */
+  readonly script?: string;
+}
+
+/** The environment of a run: the caller's without HRA_*, plus `extra`. */
+export function hraEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('HRA_')) env[name] = value;
+  return { ...env, ...extra };
+}
+
+/** A run that should end but does not (a `serve` that should have refused to start) is killed after this. */
+const RUN_TIMEOUT_MS = 120_000;
+
+/** Runs `hra <args>` to completion (or until killed after two minutes, which fails any status check). */
+export function runHra(args: readonly string[], options: HraRunOptions = {}): HraRun {
+  const result = spawnSync(process.execPath, [...TSX_NODE_ARGS, `${ROOT}${options.script ?? 'scripts/hra.ts'}`, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: hraEnv(options.env),
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
   });
+  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `hra <args>` without waiting, for tests that signal it or wait for a line. */
+export function spawnHra(args: readonly string[], options: HraRunOptions = {}): ChildProcess {
+  return spawn(process.execPath, [...TSX_NODE_ARGS, `${ROOT}${options.script ?? 'scripts/hra.ts'}`, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: hraEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** The non-empty lines a run wrote to stderr. */
+export function stderrLines(run: HraRun): string[] {
+  return run.stderr.split('\n').filter((line) => line !== '');
+}
+
+/** The last stdout line, parsed as the JSON object the contract promises with `--json`. */
+export function lastJsonLine(run: HraRun): Record<string, unknown> {
+  const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+  const value = JSON.parse(last) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`last stdout line is not a JSON object: ${last}`);
+  return value as Record<string, unknown>;
+}
+
+/** The run a spawned child ends as, once it has closed its output. */
+export function finishedRun(child: ChildProcess): Promise<HraRun> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const finished = new Promise<HraRun>((resolve) => child.once('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
-  return { child, finished };
+  return new Promise((resolve) => child.once('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
 }
 
-/** Runs `hra <args>` to completion. */
-export function runHra(args: readonly string[], env: Record<string, string> = {}): Promise<HraRun> {
-  return spawnHra(args, env).finished;
+/** Runs `hra <args>` without blocking this process, so a loopback fixture served from it keeps answering. */
+export function runHraAsync(args: readonly string[], options: HraRunOptions = {}): Promise<HraRun> {
+  return finishedRun(spawnHra(args, options));
 }
 
 /** The last line of a stream's text (the contract's one clear line, or the `--json` object). */

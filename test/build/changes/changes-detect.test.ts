@@ -65,6 +65,9 @@ describe('hra changes detect', () => {
     const before = readFileSync(log, 'utf8');
     const run = hra('--previous', previous, '--corpus', corpus, '--at', at, '--json');
     assert.equal(run.status, 0, run.stderr);
+    // One count (stdout's), and a reminder that the published snapshot no longer matches the corpus.
+    assert.doesNotMatch(run.stderr, /found \d+ change/);
+    assert.match(run.stderr, /^changes: the corpus now differs from every published snapshot: build and publish it \(hra build --corpus .* --out <dir>\)$/m);
     assert.deepEqual(JSON.parse(run.stdout.trimEnd().split('\n').at(-1) ?? ''), {
       added: 8, firstId: 8, lastId: 15,
       byType: { 'program-added': 1, 'program-removed': 1, 'status-changed': 3, 'amount-changed': 2, 'link-status-changed': 1 },
@@ -79,7 +82,8 @@ describe('hra changes detect', () => {
     for (const again of [at, '2026-11-16T07:30:00+01:00']) {
       const run = hra('--previous', previous, '--corpus', corpus, '--at', again);
       assert.equal(run.status, 0, run.stderr);
-      assert.equal(run.stdout, 'no changes\n');
+      assert.equal(run.stdout, 'no new changes: the 8 changes since the previous snapshot are already in the change log\n');
+      assert.doesNotMatch(run.stderr, /build and publish/);
     }
     assert.equal(readFileSync(log, 'utf8'), before);
   });
@@ -131,4 +135,28 @@ describe('hra changes detect', () => {
       assert.equal(readFileSync(log, 'utf8'), before);
     });
   }
+
+  it('refuses an --at earlier than the latest logged event, after the corpus is read, leaving the log alone', () => {
+    const before = readFileSync(log, 'utf8');
+    const run = hra('--previous', previous, '--corpus', corpus, '--at', '2026-11-16T05:59:59Z');
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, '');
+    const lines = run.stderr.trimEnd().split('\n');
+    assert.match(lines.at(-1) ?? '', /^hra: --at 2026-11-16T05:59:59Z is earlier than the change log's latest event \(id 15, detected 2026-11-16T06:00:00Z\); .*--allow-backdated$/);
+    assert.deepEqual(lines.slice(0, -1).filter((line) => !line.startsWith('corpus: ')), [], 'only the loader\'s progress precedes it');
+    assert.equal(readFileSync(log, 'utf8'), before);
+  });
+
+  it('accepts an earlier --at with --allow-backdated', () => {
+    const run = hra('--previous', previous, '--corpus', corpus, '--at', '2026-11-01T00:00:00Z', '--allow-backdated');
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^no new changes: /);
+  });
+
+  it('counts one added event in the singular', () => {
+    editRows('programs/gamma.ndjson', (rows) => rows.map(patch('g-grant', { maxAmount: 9500 })));
+    const run = hra('--previous', previous, '--corpus', corpus, '--at', '2026-11-23T06:00:00Z');
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'added 1 change event (id 16)\n');
+  });
 });

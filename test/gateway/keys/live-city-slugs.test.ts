@@ -5,38 +5,32 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { readLiveCitySlugs } from '../../../gateway/keys/live-city-slugs.ts';
+import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 
-function snapshot(ddl: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'hra-dataset-')), 'snapshot.sqlite');
-  const db = new Database(path);
-  db.exec(ddl);
-  db.close();
-  return path;
+function scratchFile(name: string): string {
+  return join(mkdtempSync(join(tmpdir(), 'hra-dataset-')), name);
 }
 
 describe('readLiveCitySlugs', () => {
-  const readable: ReadonlyArray<[string, string, string[]]> = [
-    [
-      'a cities table with a status column',
-      "CREATE TABLE cities (slug TEXT, status TEXT); INSERT INTO cities VALUES ('detroit','live'),('gary','paused'),('austin','live');",
-      ['austin', 'detroit'],
-    ],
-    [
-      'a cities table of live cities only',
-      "CREATE TABLE cities (slug TEXT PRIMARY KEY, name TEXT); INSERT INTO cities VALUES ('detroit','Detroit');",
-      ['detroit'],
-    ],
-  ];
-  for (const [name, ddl, expected] of readable) {
-    it(`reads ${name}`, () => {
-      assert.deepEqual([...readLiveCitySlugs(snapshot(ddl))].sort(), expected);
-    });
-  }
+  it('reads the live cities of a snapshot built from a real corpus, not its pending ones', () => {
+    // The mini corpus lists alpha, beta and gamma as live and delta as pending.
+    assert.deepEqual([...readLiveCitySlugs(buildTestSnapshot())].sort(), ['alpha', 'beta', 'gamma']);
+  });
 
   const unreadable: ReadonlyArray<[string, () => string, RegExp]> = [
-    ['a missing file', () => join(tmpdir(), 'hra-no-such-dataset.sqlite'), /cannot be opened/],
-    ['a snapshot without cities', () => snapshot('CREATE TABLE programs (id TEXT);'), /no cities table with a slug column/],
-    ['a file that is not SQLite', () => { const path = join(mkdtempSync(join(tmpdir(), 'hra-dataset-')), 'x.sqlite'); writeFileSync(path, 'y'.repeat(2048)); return path; }, /cannot be read/],
+    ['a missing file', () => join(tmpdir(), 'hra-no-such-dataset.sqlite'), /cannot open snapshot/],
+    ['a SQLite file that is not a snapshot', () => {
+      const path = scratchFile('other.sqlite');
+      const db = new Database(path);
+      db.exec("CREATE TABLE cities (slug TEXT, status TEXT); INSERT INTO cities VALUES ('detroit','live');");
+      db.close();
+      return path;
+    }, /refused/],
+    ['a file that is not SQLite', () => {
+      const path = scratchFile('x.sqlite');
+      writeFileSync(path, 'y'.repeat(2048));
+      return path;
+    }, /snapshot .* refused|cannot open snapshot/],
   ];
   for (const [name, path, message] of unreadable) {
     it(`names the file for ${name}`, () => {

@@ -1,0 +1,37 @@
+/**
+ * Opens the key store for a command. Only `hra keys create` (and the quick start, which issues demo keys
+ * on a fresh machine) may create a missing store, and it says so on stderr; every other command refuses
+ * a path with no store, so a typo cannot silently start an empty one.
+ */
+import { KeyStoreMissingError } from '../../gateway/keys/key-errors.ts';
+import type { KeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
+import { CliFailure, progress } from '../cli-failure.ts';
+
+/** How to open: `source` names where the path came from (`--keys`, `HRA_KEYS`), for the failure line. */
+export interface CliKeyStoreOptions {
+  readonly create: boolean;
+  readonly source: string;
+}
+
+/**
+ * Opens the store at `location` (a SQLite path or a postgres:// URL); a missing SQLite file is created
+ * only with `create`, else a one-line CliFailure. A PostgreSQL store's schema is always migrated.
+ */
+export async function openCliKeyStore(location: string, options: CliKeyStoreOptions): Promise<KeyStore> {
+  const open = async (create: boolean) => (await openKeyStoreAt(location, { now: () => new Date(), role: 'cli', create })).store;
+  try {
+    return await open(false);
+  } catch (error) {
+    if (!(error instanceof KeyStoreMissingError)) throw error;
+    if (!options.create) throw missingKeyStore(options.source, location);
+  }
+  const store = await open(true);
+  progress(`created key store ${location}`);
+  return store;
+}
+
+/** The one line for a key store path with no store: which flag, which path, and what makes one. */
+export function missingKeyStore(source: string, path: string): CliFailure {
+  return new CliFailure(`${source} ${path}: key store not found (only hra keys create makes a new one)`);
+}

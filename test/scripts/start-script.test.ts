@@ -1,0 +1,110 @@
+/**
+ * `npm start` (scripts/start.ts), run from a scratch directory holding a copy of the mini corpus: on a fresh
+ * machine it builds, creates the key store (saying so) and issues working demo keys, the trial one only for
+ * live cities; an ordinary failure ends with the same one `hra:` line as `hra serve`, never a stack trace.
+ */
+import * as assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ROOT, runHra, spawnHra, stderrLines, type HraRun } from '../support/run-hra.ts';
+import { MINI_CORPUS } from '../support/start-test-gateway.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'hra-start-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let machines = 0;
+
+/** A fresh working directory with `corpus/` (the mini corpus, optionally edited) and nothing else. */
+function freshMachine(edit?: (corpus: string) => void): string {
+  machines += 1;
+  const cwd = join(scratch, `machine-${machines}`);
+  cpSync(join(ROOT, MINI_CORPUS), join(cwd, 'corpus'), { recursive: true });
+  edit?.(join(cwd, 'corpus'));
+  return cwd;
+}
+
+function start(cwd: string, env: Record<string, string>): HraRun {
+  return runHra([], { cwd, env, script: 'scripts/start.ts' });
+}
+
+/** Fails with exactly one `hra:` line, the last one, and no stack trace. */
+function assertOneLineFailure(run: HraRun, message: RegExp): void {
+  assert.equal(run.status, 1, run.stderr);
+  const lines = stderrLines(run);
+  assert.deepEqual(lines.filter((line) => line.startsWith('hra: ')), [lines.at(-1)], run.stderr);
+  assert.match(lines.at(-1) ?? '', message);
+  assert.ok(!lines.some((line) => /^\s+at |^Node\.js v|Error:/.test(line)), `no stack trace:\n${run.stderr}`);
+}
+
+describe('npm start', () => {
+  it('on a fresh machine: builds, creates the key store, issues demo keys that work, serves', async () => {
+    const cwd = freshMachine();
+    const child = spawnHra([], { cwd, env: { HRA_PORT: '0', HRA_LOG_LEVEL: 'silent' }, script: 'scripts/start.ts' });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stdout = '';
+        const timer = setTimeout(() => reject(new Error(`no listening line within 60 s; stderr: ${stderr}`)), 60_000);
+        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(stdout);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${stderr}`)));
+      });
+      assert.match(stderr, new RegExp(`^created key store ${join(cwd, 'dist', 'keys.sqlite')}$`, 'm'));
+      const trial = /^ {2}trial +(hra_t_\S+) +\(cities: alpha, beta\)$/m.exec(stderr)?.[1];
+      const commercial = /^ {2}commercial (hra_c_\S+)$/m.exec(stderr)?.[1];
+      assert.ok(trial && commercial, stderr);
+      const asTrial = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': trial } });
+      assert.equal(asTrial.status, 200);
+      const outOfScope = await fetch(`${url}/api/programs/gamma`, { headers: { 'X-Api-Key': trial } });
+      assert.equal(outOfScope.status, 403);
+      const asCommercial = await fetch(`${url}/api/programs/gamma`, { headers: { 'X-Api-Key': commercial } });
+      assert.equal(asCommercial.status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  it('a bad HRA_PORT: one line, before anything is built', () => {
+    const cwd = freshMachine();
+    assertOneLineFailure(start(cwd, { HRA_PORT: 'abc' }), /^hra: HRA_PORT: port must be an integer from 0 to 65535, got "abc"$/);
+    assert.equal(existsSync(join(cwd, 'dist')), false);
+  });
+
+  it('a port in use: one line naming it', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = busy.address() as AddressInfo;
+      assertOneLineFailure(start(freshMachine(), { HRA_PORT: String(port) }), new RegExp(`^hra: HRA_PORT ${port}: already in use on 127\\.0\\.0\\.1$`));
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('a missing dataset: one line naming it, and no key store created', () => {
+    const cwd = freshMachine();
+    const missing = join(scratch, 'nowhere.sqlite');
+    assertOneLineFailure(start(cwd, { HRA_DATASET: missing, HRA_PORT: '0' }), /^hra: HRA_DATASET \S+nowhere\.sqlite: snapshot file not found$/);
+    assert.equal(existsSync(join(cwd, 'dist', 'keys.sqlite')), false);
+  });
+
+  it('an invalid corpus: one line naming the file, line and field', () => {
+    const cwd = freshMachine((corpus) => {
+      const file = join(corpus, 'programs/alpha.ndjson');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}{"id": "bad"}\n`);
+    });
+    assertOneLineFailure(start(cwd, { HRA_PORT: '0' }), /^hra: corpus is invalid: corpus\/programs\/alpha\.ndjson:7 \$\.name: is required/);
+  });
+});
