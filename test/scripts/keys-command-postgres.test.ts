@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
+import { buildTestSnapshot } from '../support/start-test-gateway.ts';
 
 interface Run {
   readonly status: number | null;
@@ -34,7 +35,9 @@ function lastJson(run: Run): Record<string, unknown> {
 describe('hra keys against PostgreSQL', { skip }, () => {
   let postgres: PostgresServer;
   let url = '';
-  const keys = (...args: string[]) => hra({}, ...args, '--keys', url);
+  // Trial cities are checked against a dataset's live cities: the mini corpus's (alpha, beta, gamma).
+  let dataset = '';
+  const keys = (...args: string[]) => hra({ HRA_DATASET: dataset }, ...args, '--keys', url);
   const lookup = async (key: unknown): Promise<string> => {
     const { store } = await openKeyStoreAt(url, { now: () => new Date(), role: 'cli' });
     try {
@@ -46,17 +49,18 @@ describe('hra keys against PostgreSQL', { skip }, () => {
   before(async () => {
     postgres = await startPostgresServer();
     url = await postgres.createDatabase();
+    dataset = buildTestSnapshot();
   });
   after(async () => postgres?.stop());
 
   it('creates keys (migrating an empty database) and prints each once as JSON', async () => {
-    const trial = lastJson(await keys('create', '--tier', 'trial', '--cities', 'detroit,austin', '--days', '7', '--json'));
+    const trial = lastJson(await keys('create', '--tier', 'trial', '--cities', 'alpha,beta', '--days', '7', '--json'));
     assert.deepEqual(Object.keys(trial), ['id', 'key', 'tier', 'expiresAt', 'cities']);
-    assert.deepEqual(trial.cities, ['detroit', 'austin']);
+    assert.deepEqual(trial.cities, ['alpha', 'beta']);
     assert.equal(await lookup(trial.key), 'valid');
     const commercial = lastJson(await keys('create', '--tier', 'commercial', '--label', 'acme', '--json'));
     assert.deepEqual({ ...commercial, id: null, key: null }, { id: null, key: null, tier: 'commercial', expiresAt: null, cities: [] });
-    const expired = lastJson(await keys('create', '--tier', 'trial', '--cities', 'detroit', '--expires-at', '2020-01-01T00:00:00Z', '--json'));
+    const expired = lastJson(await keys('create', '--tier', 'trial', '--cities', 'alpha', '--expires-at', '2020-01-01T00:00:00Z', '--json'));
     assert.equal(await lookup(expired.key), 'expired');
   });
 
@@ -89,7 +93,7 @@ describe('hra keys against PostgreSQL', { skip }, () => {
     const unknown = await keys('rotate', 'key_000000000000', '--json');
     assert.equal(unknown.status, 1);
     assert.equal(unknown.stderr, 'hra: no key with id "key_000000000000"\n');
-    const policy = await keys('create', '--tier', 'trial', '--cities', 'a', '--days', '31', '--json');
+    const policy = await keys('create', '--tier', 'trial', '--cities', 'alpha', '--days', '31', '--json');
     assert.equal(policy.status, 1);
     assert.match(policy.stderr, /^hra: trial key lifetime must be at most 30 days, got 31 days\n$/);
   });
