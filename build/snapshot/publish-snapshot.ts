@@ -7,7 +7,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { computeRevision, type Revision } from '../revision/compute-revision.ts';
+import type { Revision } from '../contract/parse-revision.ts';
+import { computeRevision } from '../revision/compute-revision.ts';
 import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
 import { writeSnapshot, type SnapshotSummary } from './write-snapshot.ts';

@@ -12,7 +12,7 @@
  * metered it is the fast path's: 200, or the 429 or 503 the limiter decides, rendered by `errorResponse`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { admitKey, LICENSED_RESPONSE_HEADERS, meterKey, type AccessDependencies, type ScopeRule } from '../access/licensed-access.ts';
 import { rateLimited } from '../access/access-failures.ts';
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts';

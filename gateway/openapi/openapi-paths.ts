@@ -1,5 +1,5 @@
 /** The `paths` of the OpenAPI description: every route of spec 4.2 and 4.3, with every status it can send. */
-import { REPORT_NAMES, type ReportName } from '../../build/corpus/corpus-schemas.ts';
+import { REPORT_NAMES, type ReportName } from '../../build/contract/report-artifact-schema.ts';
 import type { ErrorCode } from '../http/api-error.ts';
 import { MAX_QUERY_PARAMETERS } from '../http/parse-query.ts';
 import { parameterRefs, PROGRAM_FILTER_PARAMETERS, type ParameterComponent } from './openapi-parameters.ts';

@@ -1,6 +1,6 @@
 /** Program collections and detail records (spec 4.3). */
 import type Router from '@koa/router';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { licensedAccess, type ScopeRule } from '../access/licensed-access.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { GatewayState } from '../http/gateway-state.ts';

@@ -1,6 +1,6 @@
 /** Keyless routes (spec 4.2): the sample, dataset health, readiness, both schemas and the report artifacts. */
 import type Router from '@koa/router';
-import { REPORT_NAMES } from '../../build/corpus/corpus-schemas.ts';
+import { REPORT_NAMES } from '../../build/contract/report-artifact-schema.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { publicAccess } from '../access/public-access.ts';
 import { ApiError } from '../http/api-error.ts';
