@@ -22,7 +22,7 @@ export const publishedReportArtifactSchema = reportArtifact;
 
 /**
  * Component name -> contract schema object. The flat-export row is absent: no operation returns one (its
- * schema is the document `/api/dataset/export-schema` serves).
+ * schema is the document the export-schema route serves).
  */
 export const contractSchemas = {
   Program: programSchema,
