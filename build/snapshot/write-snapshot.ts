@@ -53,7 +53,7 @@ export function writeSnapshot(
     db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
     db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
     for (const sql of SNAPSHOT_TABLES) db.exec(sql);
-    const summary = db.transaction(() => fill(db, corpus, revision, onProgress))();
+    const summary = db.transaction(() => insertSnapshotRows(db, corpus, revision, onProgress))();
     for (const sql of SNAPSHOT_INDEXES) db.exec(sql);
     db.prepare("INSERT INTO meta (key, value) VALUES ('content_digest', ?)").run(computeContentDigest(db));
     return summary;
@@ -62,7 +62,8 @@ export function writeSnapshot(
   }
 }
 
-function fill(
+/** Inserts every document, record, city and change event of the snapshot; runs inside one transaction. */
+function insertSnapshotRows(
   db: Database.Database,
   corpus: Corpus,
   { revision, document }: { revision: Revision; document: RevisionDocument },

@@ -1,7 +1,8 @@
 /**
- * The fast path: the licensed program routes (collections, filtered or not, and detail records) answered
- * straight on node:http, ahead of Koa. Koa with @koa/router costs about half of this machine's ceiling
- * for a precomputed body before any gateway work (issue 6); these routes are most of the traffic.
+ * The fast path: the routes of the route table that declare a fast answer (today the licensed program
+ * routes: collections, filtered or not, and detail records) answered straight on node:http, ahead of Koa.
+ * Koa with @koa/router costs a large share of the ceiling for a precomputed body before any gateway work
+ * (issue 6; BENCHMARKS.md); these routes are most of the traffic.
  *
  * It runs the same steps as the Koa chain, through the same functions: key, tier and scope
  * (`admitKey`), the body (`ProgramBodies`, with the same caches), the rate limit (`meterKey`), headers,
