@@ -62,7 +62,7 @@ export function writeSnapshot(
   }
 }
 
-/** Inserts every document, record, city and change event of the snapshot; runs inside one transaction. */
+/** Inserts the snapshot's documents, records (served and withheld), cities, change events and meta rows; runs inside one transaction. */
 function insertSnapshotRows(
   db: Database.Database,
   corpus: Corpus,
