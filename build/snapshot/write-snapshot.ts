@@ -53,7 +53,7 @@ export function writeSnapshot(
     db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
     db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
     for (const sql of SNAPSHOT_TABLES) db.exec(sql);
-    const summary = db.transaction(() => insertSnapshotRows(db, corpus, revision, onProgress))();
+    const summary = db.transaction(() => fill(db, corpus, revision, onProgress))();
     for (const sql of SNAPSHOT_INDEXES) db.exec(sql);
     db.prepare("INSERT INTO meta (key, value) VALUES ('content_digest', ?)").run(computeContentDigest(db));
     return summary;
@@ -62,8 +62,7 @@ export function writeSnapshot(
   }
 }
 
-/** Inserts the snapshot's documents, records (served and withheld), cities, change events and meta rows; runs inside one transaction. */
-function insertSnapshotRows(
+function fill(
   db: Database.Database,
   corpus: Corpus,
   { revision, document }: { revision: Revision; document: RevisionDocument },
