@@ -40,13 +40,11 @@ import { instrumentKeyLookup, instrumentLimiter } from './observability/instrume
 import { logRequests } from './observability/log-requests.ts';
 import { measureRequests } from './observability/measure-requests.ts';
 import type { Infrastructure } from './readiness/evaluate-readiness.ts';
-import { registerChangeRoutes } from './routes/change-routes.ts';
-import { registerCityRoutes } from './routes/city-routes.ts';
-import { registerOpenApiRoute } from './routes/openapi-route.ts';
-import { registerProbeRoutes } from './routes/probe-routes.ts';
-import { registerProgramRoutes } from './routes/program-routes.ts';
-import { registerPublicRoutes } from './routes/public-routes.ts';
+import { buildOpenApiDocument } from './openapi/build-openapi-document.ts';
+import { registerRoutes } from './routes/register-routes.ts';
 import type { RouteDependencies } from './routes/route-dependencies.ts';
+import type { RouteTable } from './routes/route-entry.ts';
+import { ROUTE_TABLE } from './routes/route-table.ts';
 import type { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { API_VERSION } from '../build/contract/api-version.ts';
 
@@ -66,8 +64,10 @@ export interface AppDependencies extends AccessDependencies {
   deprecations?: DeprecationTable;
   /** Bytes the response caches may hold together (`--cache-mb`); 48 MiB unless told. */
   cacheBytes?: number;
-  /** True once the gateway drains before exit; `/readyz` then answers 503. */
+  /** True once the gateway drains before exit; the readiness probe then answers 503. */
   isDraining?: () => boolean;
+  /** The routes to serve and document; gateway/routes/route-table.ts unless told (tests add routes to a copy). */
+  routes?: RouteTable;
 }
 
 /** Options of createRequestListener. */
@@ -86,6 +86,7 @@ export function createRequestListener(deps: AppDependencies, options: RequestLis
   if (options.fastPath === false) return koa;
   const fastPath = createProgramFastPath({
     snapshots: deps.snapshots,
+    routes: deps.routes ?? ROUTE_TABLE,
     access: { lookupKey: deps.lookupKey, limiter: shared.limiter, now: deps.now },
     programBodies: shared.programBodies,
     apiVersion: API_VERSION,
@@ -124,20 +125,19 @@ function buildApp(deps: AppDependencies, shared: SharedParts): Koa<GatewayState>
   const { log, metrics } = deps;
   const { limiter, lookupKey } = shared;
   const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
+  const routes = deps.routes ?? ROUTE_TABLE;
   const routeDeps: RouteDependencies = {
     access: { lookupKey, limiter, now: deps.now },
     programBodies: shared.programBodies,
     changePageBytes: shared.changePageBytes,
+    cursorSecret: deps.cursorSecret,
     infrastructure: deps.infrastructure,
+    isDraining: deps.isDraining ?? (() => false),
+    openApiDocument: buildOpenApiDocument(routes),
     now: deps.now,
   };
   const router = new Router<GatewayState>();
-  registerProbeRoutes(router, { isDraining: deps.isDraining ?? (() => false) });
-  registerPublicRoutes(router, routeDeps);
-  registerOpenApiRoute(router, routeDeps);
-  registerCityRoutes(router, routeDeps);
-  registerProgramRoutes(router, routeDeps);
-  registerChangeRoutes(router, { ...routeDeps, cursorSecret: deps.cursorSecret });
+  registerRoutes(router, routes, routeDeps);
 
   app.use(requestId());
   app.use(logRequests(log));

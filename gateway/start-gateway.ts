@@ -92,7 +92,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
       : (await keys.sharedSecret?.('change-feed cursor')) ?? randomBytes(32);
     limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
-      // Loaded only when used: ioredis alone is about 50 ms of start-up (so is prom-client, below).
+      // Loaded only when used: ioredis alone is a noticeable share of start-up (so is prom-client, below).
       : new (await import('./limits/redis-rate-limiter.ts')).RedisRateLimiter({ url: config.redisUrl, limits: config.limits, now, onError: (error) => log.error(`redis: ${error.message}`) });
   } catch (error) {
     snapshots.close();

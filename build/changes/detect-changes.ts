@@ -1,7 +1,7 @@
 /** Finds what changed between a previously published snapshot and the corpus as it stands now. */
 import type Database from 'better-sqlite3';
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { createRecordDeriver } from '../derive/derive-record.ts';
 import { liveCitySlugs } from '../revision/compute-revision.ts';

@@ -1,7 +1,7 @@
 /** Cross-file rules: every reference between corpus files must resolve. */
 import type { CorpusProblem } from './corpus-problem.ts';
 import type { Corpus, Manifest, Vocabularies } from './corpus-types.ts';
-import { NATIONAL_SLUG } from './corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 
 /** The parts of a corpus the cross-file rules read. */
 export type ReferenceInputs = Pick<

@@ -233,37 +233,3 @@ export const changeEventRowSchema = {
   ...changeEventSchema,
   properties: { ...changeEventSchema.properties, city: slug, programId, type: { enum: CHANGE_TYPES } },
 } as const;
-
-/**
- * `corpus/reports/<name>.json`: a frozen report artifact. Each publishes its own manifest (what it
- * measured and how) and its records; the fact audit also carries the summary readiness reads.
- */
-export const reportArtifactSchema = {
-  $id: 'corpus:report',
-  type: 'object',
-  additionalProperties: false,
-  required: ['artifact', 'version', 'completedAt', 'manifest', 'records'],
-  properties: {
-    artifact: nonEmpty,
-    version: { type: 'integer', minimum: 1 },
-    completedAt: { type: 'string', format: 'date-time' },
-    manifest: { type: 'object' },
-    summary: {
-      type: 'object',
-      required: ['recordsAudited', 'factErrors'],
-      properties: {
-        recordsAudited: { type: 'integer', minimum: 0 },
-        factErrors: { type: 'integer', minimum: 0 },
-      },
-    },
-    records: { type: 'array', items: { type: 'object' } },
-  },
-} as const;
-
-/** The report artifacts spec 4.2 serves, by file name under `corpus/reports/`. Each may be absent. */
-export const REPORT_NAMES = [
-  'fact-audit-latest',
-  'fact-audit-legacy-2026-06-17',
-  'state-home-improvement-2026',
-] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];

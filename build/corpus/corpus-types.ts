@@ -2,8 +2,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  quarantineEntrySchema, reportArtifactSchema, ReportName, sourceReviewSchema, vocabulariesSchema,
+  quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
+import type { reportArtifactSchema, ReportName } from '../contract/report-artifact-schema.ts';
 import type { FundingStatus } from '../contract/vocab-enums.ts';
 
 export type Manifest = FromSchema<typeof manifestSchema>;
@@ -52,9 +53,6 @@ export interface ProgramRow {
   scope?: 'home-repair' | 'adjacent';
   [internal: string]: unknown;
 }
-
-/** The slug under which the federal layer's evidence and corrections are filed. */
-export const NATIONAL_SLUG = 'national';
 
 /**
  * A whole corpus, loaded and validated. Program rows are not held: at ten times the published scale they

@@ -5,11 +5,11 @@ import type { ValidateFunction } from 'ajv';
 import { CorpusInvalidError, type CorpusProblem } from './corpus-problem.ts';
 import {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  programRowSchema, quarantineEntrySchema, REPORT_NAMES, reportArtifactSchema, sourceReviewSchema, vocabulariesSchema,
-  type ReportName,
+  programRowSchema, quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
 import type { Corpus, Correction, Manifest, ProgramRow, ReportArtifact, Vocabularies } from './corpus-types.ts';
-import { NATIONAL_SLUG } from './corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
+import { REPORT_NAMES, reportArtifactSchema, type ReportName } from '../contract/report-artifact-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';

@@ -1,6 +1,6 @@
 /** Walks every served citation: each program row of a live city, and each national record, with its URL. */
 import type { Corpus, ProgramRow } from '../corpus/corpus-types.ts';
-import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { applyCorrections, indexCorrections, recordKey } from '../derive/apply-corrections.ts';
 

@@ -4,15 +4,12 @@
  * implementation. README section "The revision" specifies it byte by byte for auditors.
  */
 import { API_VERSION, REVISION_SCHEME } from '../contract/api-version.ts';
+import type { Revision } from '../contract/parse-revision.ts';
 import type { Corpus, ProgramRow } from '../corpus/corpus-types.ts';
 import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { canonicalDigest, unorderedDigest } from './canonical-digest.ts';
 import { computeEnrichmentDigest } from './enrichment-digest.ts';
 
-declare const revisionBrand: unique symbol;
-
-/** A dataset revision; only computeRevision and parseRevision produce one. */
-export type Revision = string & { readonly [revisionBrand]: true };
 
 /** The document whose canonical digest is the revision; every member is a lowercase SHA-256 hex digest. */
 export interface RevisionDocument {
@@ -68,9 +65,4 @@ export function computeRevision(corpus: Corpus, programDigests?: ReadonlyMap<str
     enrichment: computeEnrichmentDigest().digest,
   };
   return { revision: `${REVISION_SCHEME}-${canonicalDigest(document)}` as Revision, document };
-}
-
-/** Accepts a revision read back from a snapshot, when it has the gm1 form. */
-export function parseRevision(text: string): Revision | undefined {
-  return /^gm1-[a-f0-9]{64}$/.test(text) ? (text as Revision) : undefined;
 }

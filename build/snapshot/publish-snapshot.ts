@@ -9,7 +9,8 @@
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { computeRevision, type Revision } from '../revision/compute-revision.ts';
+import type { Revision } from '../contract/parse-revision.ts';
+import { computeRevision } from '../revision/compute-revision.ts';
 import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
 import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';

@@ -1,8 +1,8 @@
 /**
  * The segment digests published beside every snapshot: `<revision>.sqlite.segments`, the SHA-256 of each
  * 256 MiB slice of the file, bound to the whole-file digest of `<revision>.sqlite.sha256`. One SHA-256
- * stream runs on one core (about 1.2 GB/s here, 1.8 s for the 2.1 GB snapshot of ten times the published
- * scale); slices can be checked on every core at once, so the gateway's start-up check scales with them.
+ * stream runs on one core; slices can be checked on every core at once, so the gateway's start-up check
+ * scales with them (figures in BENCHMARKS.md).
  * The whole-file line stays for `sha256sum -c` and auditors.
  */
 import { createHash, type Hash } from 'node:crypto';

@@ -11,13 +11,14 @@ import { exportRowSchemaDocument, programSchemaDocument } from '../contract/prog
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE } from '../contract/program-list-bytes.ts';
 import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { recordKey } from '../derive/apply-corrections.ts';
 import { composeHealth } from '../derive/compose-health.ts';
 import { createRecordDeriver, type DerivedRecord } from '../derive/derive-record.ts';
 import { HealthTally } from '../derive/tally-health.ts';
-import type { Revision, RevisionDocument } from '../revision/compute-revision.ts';
+import type { Revision } from '../contract/parse-revision.ts';
+import type { RevisionDocument } from '../revision/compute-revision.ts';
 import { liveCitySlugs } from '../revision/compute-revision.ts';
 import { computeContentDigest } from './content-digest.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';

@@ -4,7 +4,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { REPORT_NAMES } from '../corpus/corpus-schemas.ts';
+import { REPORT_NAMES } from '../contract/report-artifact-schema.ts';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { deriveSynthManifest } from './derive-synth-manifest.ts';
 import { NdjsonWriter } from './ndjson-writer.ts';

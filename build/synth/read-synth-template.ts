@@ -7,7 +7,7 @@ import { readCityPrograms } from '../corpus/load-corpus.ts';
 import type {
   ChangeEventRow, CityRow, Corpus, Correction, LinkCheck, ProgramRow, QuarantineEntry, SourceReview,
 } from '../corpus/corpus-types.ts';
-import { NATIONAL_SLUG } from '../corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { groupBy } from '../derive/group-by.ts';
 import { normalizeName } from '../derive/tally-health.ts';
 

@@ -34,7 +34,7 @@ export interface ScopeRule {
   city?: (ctx: ScopeContext) => string | undefined;
   /** The route requires a city for trial keys (the change feed, spec 5.6). */
   trialCityRequired?: boolean;
-  /** Paid tiers only (`/api/programs/national` and its records). */
+  /** Paid tiers only (the federal layer's collection and records). */
   paidOnly?: (ctx: ScopeContext) => boolean;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The fast path: the licensed program routes (collections, filtered or not, and detail records) answered
- * straight on node:http, ahead of Koa. Koa with @koa/router costs about half of this machine's ceiling
- * for a precomputed body before any gateway work (issue 6); these routes are most of the traffic.
+ * The fast path: the routes of the route table that declare a fast answer (today the licensed program
+ * routes: collections, filtered or not, and detail records) answered straight on node:http, ahead of Koa.
+ * Koa with @koa/router costs a large share of the ceiling for a precomputed body before any gateway work
+ * (issue 6; BENCHMARKS.md); these routes are most of the traffic.
  *
  * It runs the same steps as the Koa chain, through the same functions: key, tier and scope
  * (`admitKey`), the body (`ProgramBodies`, with the same caches), the rate limit (`meterKey`), headers,
@@ -12,8 +13,7 @@
  * metered it is the fast path's: 200, or the 429 or 503 the limiter decides, rendered by `errorResponse`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
-import { admitKey, LICENSED_RESPONSE_HEADERS, meterKey, type AccessDependencies, type ScopeRule } from '../access/licensed-access.ts';
+import { admitKey, LICENSED_RESPONSE_HEADERS, meterKey, type AccessDependencies } from '../access/licensed-access.ts';
 import { rateLimited } from '../access/access-failures.ts';
 import { rateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -31,12 +31,15 @@ import { LRUCache } from 'lru-cache';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseProgramFilters, type ProgramFilters } from '../programs/parse-program-filters.ts';
 import type { ProgramBodies } from '../programs/program-bodies.ts';
-import { PROGRAM_SCOPES } from '../routes/program-routes.ts';
+import type { RouteTable } from '../routes/route-entry.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import { compileRouteMatcher } from './route-matcher.ts';
 
 /** What the fast path uses; the same objects the Koa app is given. */
 export interface ProgramFastPathDependencies {
   snapshots: SnapshotHolder;
+  /** The route table; the fast path takes the routes that declare a `fastAnswer`. */
+  routes: RouteTable;
   /** The key lookup as the app gets it, before metrics instrumentation (a declined request is looked up again by Koa). */
   access: AccessDependencies;
   programBodies: ProgramBodies;
@@ -49,36 +52,15 @@ export interface ProgramFastPathDependencies {
 /** Answers the request and returns true, or returns false having done nothing, for Koa to answer. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-// Only plain slugs and ids, which @koa/router would pass through unchanged: no percent-encoding to decode,
-// no case folding, no trailing slash. Anything else is Koa's to route.
-const PROGRAM_PATH = /^\/api\/programs(?:\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([A-Za-z0-9][A-Za-z0-9._-]*))?)?$/;
-
-interface MatchedRoute {
-  template: string;
-  scope: ScopeRule;
-  /** Path parameters as @koa/router would give them (the scope rules read them). */
-  params: { city?: string; programId?: string };
-  /** The city whose body is served; undefined for the snapshot's default city. */
-  city?: string;
-  /** Set for the detail route. */
-  programId?: string;
-}
-
-function matchRoute(path: string): MatchedRoute | undefined {
-  const match = PROGRAM_PATH.exec(path);
-  if (match === null) return undefined;
-  const [, city, programId] = match;
-  if (city === undefined) return { template: '/api/programs', scope: PROGRAM_SCOPES.defaultCollection, params: {} };
-  if (programId !== undefined) return { template: '/api/programs/:city/:programId', scope: PROGRAM_SCOPES.record, params: { city, programId }, city, programId };
-  if (city === NATIONAL_SLUG) return { template: '/api/programs/national', scope: PROGRAM_SCOPES.nationalCollection, params: {}, city };
-  return { template: '/api/programs/:city', scope: PROGRAM_SCOPES.cityCollection, params: { city }, city };
-}
-
 const NO_FILTERS: ProgramFilters = Object.freeze({});
 
 /** Creates the fast path of one gateway process. */
 export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPath {
   const { snapshots, access, programBodies, log, metrics } = deps;
+  const fastRoutes = deps.routes.filter((route) => route.fastAnswer !== undefined);
+  // The fast path runs the licensed chain only (a key is required); a keyless route would skip its own.
+  for (const route of fastRoutes) if (route.access !== 'licensed') throw new Error(`route ${route.path}: the fast path answers licensed routes only`);
+  const matchRoute = compileRouteMatcher(fastRoutes);
 
   const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
     const method = request.method ?? 'GET';
@@ -97,25 +79,25 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
   };
 
   /** Meters the admitted request, then sends its body, or the limiter's 429 or 503; never rejects. */
-  const answerMetered = async (a: {
+  const answerMetered = async (admitted: {
     request: IncomingMessage; response: ServerResponse; route: string; requestId: string; key: LicensedKey; body: Buffer; revision: string; started: number;
   }) => {
-    const { request, response, requestId } = a;
+    const { request, response, requestId } = admitted;
     const head = request.method === 'HEAD';
     const always = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
     const headers = [...always];
     let status: number;
     let served: LicensedKey | undefined;
     try {
-      const decision = await meterKey(access, a.key);
+      const decision = await meterKey(access, admitted.key);
       for (const [name, value] of rateLimitHeaders(decision, access.now())) headers.push(name, value);
       if (decision.allowed) {
         for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers.push(name, value);
-        headers.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(a.body.length), 'X-Dataset-Revision', a.revision);
+        headers.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(admitted.body.length), 'X-Dataset-Revision', admitted.revision);
         response.writeHead(200, headers);
-        response.end(head ? undefined : a.body);
+        response.end(head ? undefined : admitted.body);
         status = 200;
-        served = a.key;
+        served = admitted.key;
       } else {
         status = sendError(response, head, rateLimited(decision.retryAfter ?? 1), headers);
       }
@@ -129,7 +111,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
         status = sendError(response, head, error, always);
       }
     }
-    finish(request, a.route, requestId, status, a.started, served);
+    finish(request, admitted.route, requestId, status, admitted.started, served);
   };
 
   // Query text -> its parsed filters: a pure function, so a repeated query (every filtered cache hit) skips
@@ -154,9 +136,12 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     const rawKey = request.headers['x-api-key'];
     if (typeof rawKey !== 'string' || rawKey === '') return false;
     const queryAt = url.indexOf('?');
-    const route = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+    const matched = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+    if (matched === undefined || deps.deprecations.has(matched.route.path)) return false;
+    const { route, params } = matched;
+    const answer = route.fastAnswer;
+    if (answer === undefined) return false;
     const querystring = queryAt === -1 ? '' : url.slice(queryAt + 1);
-    if (route === undefined || deps.deprecations.has(route.template)) return false;
 
     // Everything up to the meter is synchronous and side-effect free: a refusal or a miss goes to Koa whole.
     const lease = snapshots.acquire();
@@ -164,11 +149,8 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     let key: LicensedKey;
     let body: Buffer;
     try {
-      key = admitKey(access, rawKey, route.scope, { params: route.params, querystring, state: { snapshot } });
-      const city = route.city ?? snapshot.defaultCity;
-      body = route.programId !== undefined
-        ? programBodies.record(snapshot, city, route.programId)
-        : programBodies.collection(snapshot, city, filtersOf(querystring));
+      key = admitKey(access, rawKey, route.scope ?? {}, { params, querystring, state: { snapshot } });
+      body = answer(programBodies, snapshot, params, () => filtersOf(querystring));
     } catch {
       return false;
     } finally {
@@ -176,7 +158,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
     }
 
     const requestId = requestIdFor(request.headers['x-request-id']);
-    void answerMetered({ request, response, route: route.template, requestId, key, body, revision: snapshot.revision, started });
+    void answerMetered({ request, response, route: route.path, requestId, key, body, revision: snapshot.revision, started });
     return true;
   };
 }

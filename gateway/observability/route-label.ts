@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 /** The label of a request no route matched (unknown paths, refused methods, rejected URLs). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The @koa/router pattern that served the request (e.g. `/api/programs/:city`), else `unmatched`. */
+/** The route-table template that served the request (as @koa/router matched it), else `unmatched`. */
 export function routeTemplate(ctx: Context): string {
   const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;

@@ -1,8 +1,8 @@
 /**
  * A pino destination that hands its lines to sonic-boom once per event-loop turn, joined. sonic-boom
  * measures the string it is appending to on every write (`Buffer.byteLength` of up to 16 KiB), which
- * flattens and copies it each time: at the gateway's line rate that was about 100 MB/s of garbage and the
- * worst of its p99 (issue 6). One write per turn keeps sonic-boom's batching, EAGAIN retries, backlog bound
+ * flattens and copies it each time: at the gateway's line rate that garbage was the worst of its p99
+ * (issue 6; the rate measured is in BENCHMARKS.md). One write per turn keeps sonic-boom's batching, EAGAIN retries, backlog bound
  * and exit flush, without the per-line copy.
  */
 import type { DestinationStream } from 'pino';

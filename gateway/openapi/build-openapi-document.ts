@@ -6,12 +6,15 @@ import { openApiParameters } from './openapi-parameters.ts';
 import { openApiPaths } from './openapi-paths.ts';
 import { openApiResponses } from './openapi-responses.ts';
 import { openApiSchemas } from './openapi-schemas.ts';
+import { ROUTE_TABLE } from '../routes/route-table.ts';
+import type { RouteTable } from '../routes/route-entry.ts';
 
 /**
- * Builds the document. Pure and deterministic: same code, same document. Component schemas are the
- * contract's own objects (STYLE 8), so serialize the result rather than mutating it.
+ * Builds the document of `routes` (the gateway's table unless told). Pure and deterministic: same code,
+ * same document. Component schemas are the contract's own objects (STYLE 8), so serialize the result
+ * rather than mutating it.
  */
-export function buildOpenApiDocument(): object {
+export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
   return {
     openapi: '3.1.0',
     info: openApiInfo(),
@@ -20,7 +23,7 @@ export function buildOpenApiDocument(): object {
     servers: [{ url: '/', description: 'The host serving this document.' }],
     security: [{ ApiKeyAuth: [] }],
     tags: OPENAPI_TAGS,
-    paths: openApiPaths(),
+    paths: openApiPaths(routes),
     components: {
       securitySchemes: {
         ApiKeyAuth: {

@@ -1,7 +1,7 @@
 /** The shape of the two served JSON Schema documents (spec 2.5), published as an OpenAPI component. */
 
 /**
- * A JSON Schema document as `/api/dataset/schema` and `/api/dataset/export-schema` return it: the six
+ * A JSON Schema document as the program-schema and export-schema routes return it: the six
  * required members, an optional boolean `additionalProperties`, and any other keyword.
  */
 export const jsonSchemaDocumentSchema = {

@@ -11,7 +11,7 @@ import { healthSchema, linkHealthCountsSchema } from '../../build/contract/healt
 import { programListSchema } from '../../build/contract/program-list-schema.ts';
 import { contractorSchema, freshnessSchema, programSchema } from '../../build/contract/program-schema.ts';
 import { readinessSchema } from '../../build/contract/readiness-schema.ts';
-import { reportArtifactSchema } from '../../build/corpus/corpus-schemas.ts';
+import { reportArtifactSchema } from '../../build/contract/report-artifact-schema.ts';
 import { jsonSchemaDocumentSchema } from './json-schema-document-schema.ts';
 
 // The corpus `$id` ("corpus:report") names a build-time validator, not a published resource.
@@ -22,7 +22,7 @@ export const publishedReportArtifactSchema = reportArtifact;
 
 /**
  * Component name -> contract schema object. The flat-export row is absent: no operation returns one (its
- * schema is the document `/api/dataset/export-schema` serves).
+ * schema is the document the export-schema route serves).
  */
 export const contractSchemas = {
   Program: programSchema,

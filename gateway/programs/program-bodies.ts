@@ -4,7 +4,7 @@
  * both the Koa routes and the fast path, so the two share every cache.
  */
 import { LRUCache } from 'lru-cache';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';

@@ -95,7 +95,7 @@ export type ReadinessEvaluator = (inputs: ReadinessInputs, revision: string, now
  * evaluateReadiness, remembered. Its answer depends on the clock only through `checkedAt` and the audit's
  * age in whole days, so the text is kept per revision and age, split around `checkedAt`, and a request
  * only writes the time in. The full evaluation (a canonical JSON digest and a schema-checked
- * serialization) was most of `/api/dataset/health`'s CPU (issue 6 profile).
+ * serialization) was most of the dataset health route's CPU (issue 6 profile).
  */
 export function createReadinessEvaluator(infrastructure: Infrastructure): ReadinessEvaluator {
   let remembered: { key: string; before: string; after: string } | undefined;

@@ -1,5 +1,5 @@
 /**
- * The change feed `GET /api/changes` (spec 4.3, 6). Decisions where the spec says "not shown":
+ * The change feed's handler and scope rule (spec 4.3, 6). Decisions where the spec says "not shown":
  * - `since` is required (no default); `limit` defaults to 100. Repeated, empty or non-canonical values
  *   (`limit=010`, `limit=1.5`) are 400s; other query parameters are ignored.
  * - `city` is validated by the same function in the trial scope rule and here, so a malformed slug is a
@@ -15,36 +15,31 @@
  *   `limit` with `hasMore` true (possibly with no changes at all), and is null otherwise.
  * - Storage failures while reading events are a 503 DATASET_UNAVAILABLE, never an empty feed (spec 7).
  */
-import type Router from '@koa/router';
 import { LRUCache } from 'lru-cache';
-import { licensedAccess } from '../access/licensed-access.ts';
+import type { ScopeRule } from '../access/licensed-access.ts';
 import { decodeChangeCursor, encodeChangeCursor } from '../changes/change-cursor.ts';
 import { changeFeedCity } from '../changes/change-feed-city.ts';
 import { CHANGE_SKIPPED_NOTE, changeFeedEnvelope } from '../changes/change-feed-envelope.ts';
 import { parseChangeQuery, type ChangeQuery } from '../changes/parse-change-query.ts';
 import { readChangePage, type ChangePage } from '../changes/read-change-page.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { GatewayState } from '../http/gateway-state.ts';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { RouteDependencies } from './route-dependencies.ts';
+import type { RouteHandlerFactory } from './route-entry.ts';
 
-/** The route dependencies plus the secret that signs cursors. */
-export interface ChangeRouteDependencies extends RouteDependencies {
-  cursorSecret: Buffer;
-}
+/** Trial keys must name one of their cities in `city` (spec 5.6); the slug is checked before metering. */
+export const CHANGE_FEED_SCOPE: ScopeRule = { city: (ctx) => changeFeedCity(parseQuery(ctx.querystring)), trialCityRequired: true };
 
-/** Registers `/api/changes`. */
-export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeRouteDependencies): void {
-  const access = licensedAccess(deps.access, { city: (ctx) => changeFeedCity(parseQuery(ctx.querystring)), trialCityRequired: true });
+/** The change feed's handler, with its page cache. */
+export const changeFeedHandler: RouteHandlerFactory = (deps) => {
 
   // A page is a function of the revision and the query alone (the snapshot never changes, and the cursor
   // secret is fixed for the process): polling clients asking the same page get the stored bytes. A query
   // that fails (a bad cursor, an unknown city) throws before anything is stored.
   const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
 
-  router.get('/api/changes', access, (ctx) => {
+  return (ctx) => {
     const { snapshot } = ctx.state;
     const query = parseChangeQuery(parseQuery(ctx.querystring));
     const pageKey = `${snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
@@ -77,8 +72,8 @@ export function registerChangeRoutes(router: Router<GatewayState>, deps: ChangeR
     });
     pages.set(pageKey, body);
     sendJson(ctx, body);
-  });
-}
+  };
+};
 
 function resume(query: ChangeQuery, text: string, secret: Buffer): { snapshotMaxId: number; beforeId: number } {
   const cursor = decodeChangeCursor(text, secret);

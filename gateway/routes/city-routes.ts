@@ -1,12 +1,10 @@
 /** The licensed city index and counts (spec 4.3); trial keys see only their allowlist. */
-import type Router from '@koa/router';
-import { licensedAccess } from '../access/licensed-access.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
 import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { RouteDependencies } from './route-dependencies.ts';
+import type { RouteHandlerFactory } from './route-entry.ts';
 import type { Snapshot, StoredCity } from '../snapshot/open-snapshot.ts';
 
 /**
@@ -26,27 +24,26 @@ function allowedCities(snapshot: Snapshot, slugs: readonly string[]): StoredCity
   return [...new Set(slugs)].sort().flatMap((slug) => snapshot.city(slug) ?? []);
 }
 
-/** Registers `/api/cities` and `/api/cities/counts`. */
-export function registerCityRoutes(router: Router<GatewayState>, deps: RouteDependencies): void {
-  /** The stored full-scope document for paid keys, or the allowlist (empty outside the live scope) for trials. */
-  const scoped = (ctx: { state: GatewayState; querystring: string }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } => {
-    const { snapshot, key } = ctx.state;
-    const live = isLiveScope(parseQuery(ctx.querystring).status);
-    if (live && key?.cities === null) return { full: snapshot.document(fullDocument)?.body ?? '' };
-    return { cities: allowedCities(snapshot, live ? (key?.cities ?? []) : []) };
-  };
-
-  router.get('/api/cities', licensedAccess(deps.access), (ctx) => {
-    const result = scoped(ctx, DOCUMENT.cities);
-    if ('full' in result) return sendJson(ctx, result.full);
-    const bodies = result.cities.map((city) => city.cityBody);
-    sendJson(ctx, `{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${ctx.state.snapshot.revision}"}`);
-  });
-
-  router.get('/api/cities/counts', licensedAccess(deps.access), (ctx) => {
-    const result = scoped(ctx, DOCUMENT.cityCounts);
-    if ('full' in result) return sendJson(ctx, result.full);
-    const total = result.cities.reduce((sum, city) => sum + city.programCount, 0);
-    sendJson(ctx, `{"cities":[${result.cities.map((city) => city.countsBody).join(',')}],"count":${result.cities.length},"datasetRevision":"${ctx.state.snapshot.revision}","totalPrograms":${total}}`);
-  });
+/** The stored full-scope document for paid keys, or the allowlist (empty outside the live scope) for trials. */
+function citiesInScope(ctx: { state: GatewayState; querystring: string }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } {
+  const { snapshot, key } = ctx.state;
+  const live = isLiveScope(parseQuery(ctx.querystring).status);
+  if (live && key?.cities === null) return { full: snapshot.document(fullDocument)?.body ?? '' };
+  return { cities: allowedCities(snapshot, live ? (key?.cities ?? []) : []) };
 }
+
+/** The licensed city index. */
+export const cityIndexHandler: RouteHandlerFactory = () => (ctx) => {
+  const result = citiesInScope(ctx, DOCUMENT.cities);
+  if ('full' in result) return sendJson(ctx, result.full);
+  const bodies = result.cities.map((city) => city.cityBody);
+  sendJson(ctx, `{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${ctx.state.snapshot.revision}"}`);
+};
+
+/** The licensed cities with their program counts. */
+export const cityCountsHandler: RouteHandlerFactory = () => (ctx) => {
+  const result = citiesInScope(ctx, DOCUMENT.cityCounts);
+  if ('full' in result) return sendJson(ctx, result.full);
+  const total = result.cities.reduce((sum, city) => sum + city.programCount, 0);
+  sendJson(ctx, `{"cities":[${result.cities.map((city) => city.countsBody).join(',')}],"count":${result.cities.length},"datasetRevision":"${ctx.state.snapshot.revision}","totalPrograms":${total}}`);
+};

@@ -1,15 +1,16 @@
-/** Program collections and detail records (spec 4.3). */
-import type Router from '@koa/router';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
-import { licensedAccess, type ScopeRule } from '../access/licensed-access.ts';
+/**
+ * Program collections and detail records (spec 4.3). Each route's body is one function, which both the
+ * Koa handler and the fast path (gateway/fast-path) call, so the two cannot serve different bytes.
+ */
+import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
+import type { ScopeRule } from '../access/licensed-access.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { GatewayState } from '../http/gateway-state.ts';
 import { parseQuery } from '../http/parse-query.ts';
 import { sendJson } from '../http/send-json.ts';
 import { parseProgramFilters } from '../programs/parse-program-filters.ts';
-import type { RouteDependencies } from './route-dependencies.ts';
+import type { FastAnswer, RouteHandlerFactory } from './route-entry.ts';
 
-/** Scope rules of the program routes, shared with the fast path so both check a key alike. */
+/** Scope rules of the program routes. */
 export const PROGRAM_SCOPES = {
   defaultCollection: { city: (ctx) => ctx.state.snapshot.defaultCity },
   nationalCollection: { paidOnly: () => true },
@@ -17,31 +18,41 @@ export const PROGRAM_SCOPES = {
   record: { city: (ctx) => ctx.params.city, paidOnly: (ctx) => ctx.params.city === NATIONAL_SLUG },
 } as const satisfies Record<string, ScopeRule>;
 
-/** Registers `/api/programs`, `/api/programs/national`, `/api/programs/{city}` and the detail route. */
-export function registerProgramRoutes(router: Router<GatewayState>, deps: RouteDependencies): void {
-  const { programBodies } = deps;
+/** Bodies of the program routes, by route. */
+export const PROGRAM_ANSWERS = {
+  defaultCollection: (bodies, snapshot, _params, filters) => bodies.collection(snapshot, snapshot.defaultCity, filters()),
+  nationalCollection: (bodies, snapshot, _params, filters) => bodies.collection(snapshot, NATIONAL_SLUG, filters()),
+  cityCollection: (bodies, snapshot, params, filters) => bodies.collection(snapshot, params.city ?? '', filters()),
+  record: (bodies, snapshot, params) => bodies.record(snapshot, params.city ?? '', params.programId ?? ''),
+} as const satisfies Record<string, FastAnswer>;
 
-  router.get('/api/programs', licensedAccess(deps.access, PROGRAM_SCOPES.defaultCollection), (ctx) => {
-    const { snapshot } = ctx.state;
-    let body: Buffer;
+/** The Koa handler of a collection route: filters are parsed here, after metering (STYLE 26). */
+function collectionHandler(answer: FastAnswer): RouteHandlerFactory {
+  return (deps) => (ctx) => {
+    sendJson(ctx, answer(deps.programBodies, ctx.state.snapshot, ctx.params, () => parseProgramFilters(parseQuery(ctx.querystring))));
+  };
+}
+
+/** The default city's collection (the legacy route), whose 404 names the default city rather than a slug. */
+export const defaultCollectionHandler: RouteHandlerFactory = (deps) => {
+  const serve = collectionHandler(PROGRAM_ANSWERS.defaultCollection)(deps);
+  return async (ctx, next) => {
     try {
-      body = programBodies.collection(snapshot, snapshot.defaultCity, parseProgramFilters(parseQuery(ctx.querystring)));
+      await serve(ctx, next);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) throw new ApiError(404, 'NOT_FOUND', 'the default licensed city is unavailable');
       throw error;
     }
-    sendJson(ctx, body);
-  });
+  };
+};
 
-  router.get('/api/programs/national', licensedAccess(deps.access, PROGRAM_SCOPES.nationalCollection), (ctx) => {
-    sendJson(ctx, programBodies.collection(ctx.state.snapshot, NATIONAL_SLUG, parseProgramFilters(parseQuery(ctx.querystring))));
-  });
+/** The federal layer's collection. */
+export const nationalCollectionHandler = collectionHandler(PROGRAM_ANSWERS.nationalCollection);
 
-  router.get('/api/programs/:city', licensedAccess(deps.access, PROGRAM_SCOPES.cityCollection), (ctx) => {
-    sendJson(ctx, programBodies.collection(ctx.state.snapshot, ctx.params.city ?? '', parseProgramFilters(parseQuery(ctx.querystring))));
-  });
+/** One live city's collection. */
+export const cityCollectionHandler = collectionHandler(PROGRAM_ANSWERS.cityCollection);
 
-  router.get('/api/programs/:city/:programId', licensedAccess(deps.access, PROGRAM_SCOPES.record), (ctx) => {
-    sendJson(ctx, programBodies.record(ctx.state.snapshot, ctx.params.city ?? '', ctx.params.programId ?? ''));
-  });
-}
+/** One program record; the query string is not read. */
+export const recordHandler: RouteHandlerFactory = (deps) => (ctx) => {
+  sendJson(ctx, PROGRAM_ANSWERS.record(deps.programBodies, ctx.state.snapshot, ctx.params));
+};

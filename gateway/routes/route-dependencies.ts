@@ -1,14 +1,20 @@
-/** What route modules are given; everything a handler touches comes in through here. */
+/** What route handlers are given; everything a handler touches comes in through here. */
 import type { AccessDependencies } from '../access/licensed-access.ts';
 import type { ProgramBodies } from '../programs/program-bodies.ts';
 import type { Infrastructure } from '../readiness/evaluate-readiness.ts';
 
-/** Dependencies shared by the route modules. */
+/** Dependencies shared by the route handlers. */
 export interface RouteDependencies {
   access: AccessDependencies;
   programBodies: ProgramBodies;
   /** Bytes of change-feed pages to keep (gateway/programs/cache-budget.ts). */
   changePageBytes: number;
+  /** Secret that signs change-feed cursors. */
+  cursorSecret: Buffer;
   infrastructure: Infrastructure;
+  /** True once the gateway drains before exit; the readiness probe then answers 503. */
+  isDraining: () => boolean;
+  /** The OpenAPI document of the routes this app serves, built once from the same table. */
+  openApiDocument: object;
   now: () => number;
 }

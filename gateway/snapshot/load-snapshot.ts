@@ -16,9 +16,8 @@
  *    segments file must name the same whole-file digest as the checksum file, or the snapshot is refused.
  *
  * Why the whole-file SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash
- * streams the file at disk/page-cache speed while the content digest walks every row through SQLite.
- * Measured on this 2-core VM with the page cache warm: 57,000 rows (350 MB) content digest 0.93 s,
- * whole-file check 0.35-0.46 s; 570,000 rows (3.48 GB) 8.7 s and 3.0-3.4 s (13 s from a cold cache).
+ * streams the file at disk/page-cache speed while the content digest walks every row through SQLite, and
+ * measured two to three times faster (BENCHMARKS.md, "Measurements behind code comments").
  * A check that reads every byte cannot be O(1), so start-up time grows with the file (README
  * "Operations"); a lazy per-row check would start faster but could not refuse a flipped byte at start,
  * which the operator contract requires.

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
 import { DOCUMENT, type MetaKey, type WithholdingPolicy } from '../../build/snapshot/snapshot-format.ts';
-import { parseRevision, type Revision } from '../../build/revision/compute-revision.ts';
+import { parseRevision, type Revision } from '../../build/contract/parse-revision.ts';
 
 /** A precomputed response body with its strong ETag. */
 export interface StoredDocument {

@@ -1,18 +1,18 @@
 /**
  * SHA-256 of an open file, computed on a worker thread so that checking a multi-gigabyte snapshot during
  * a hot swap never stalls the requests the event loop is serving meanwhile. Small files are hashed in
- * place: below a few megabytes the hash costs less than starting a worker (20-100 ms here).
+ * place: below a few megabytes the hash costs less than starting a worker (figures in BENCHMARKS.md).
  */
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
-/** Files up to this size are hashed on the calling thread (about 5 ms of hashing at 1.5 GB/s). */
+/** Files up to this size are hashed on the calling thread, where hashing them is cheaper than a worker's start. */
 export const INLINE_HASH_BYTES = 8 * 1024 * 1024;
 
 // Plain CommonJS evaluated in the worker: it needs no TypeScript loader, so the worker starts in
 // milliseconds (execArgv is emptied below). Two buffers: the next chunk is read on libuv's thread pool
-// while this one is hashed, which cut the check of a 350 MB file from about 405 to 305 ms here.
+// while this one is hashed, which overlaps the disk with the hash (measured: BENCHMARKS.md).
 // Positional reads leave the shared descriptor's offset alone.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

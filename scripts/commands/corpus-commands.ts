@@ -1,6 +1,6 @@
 /** `hra validate`, `hra digest`, `hra build` and `hra verify`: the data maintainer's and auditor's commands. */
 import type { Command } from 'commander';
-import { NATIONAL_SLUG } from '../../build/corpus/corpus-types.ts';
+import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { computeRevision } from '../../build/revision/compute-revision.ts';
 import { buildAndPublishInterruptibly } from '../../build/snapshot/publish-snapshot.ts';
 import { verifySnapshot } from '../../build/snapshot/verify-snapshot.ts';

@@ -18,6 +18,7 @@ import { startTestGateway, type TestGateway, type TestKeys } from '../support/st
 import { rawRequest } from './hostile-input/hostile-support.ts';
 import type { OpenApiDocument } from './openapi/openapi-walk.ts';
 import { liveResponse, ResponseDeclarations, type LiveResponse } from './openapi/response-declarations.ts';
+import { accessOf, examplePaths } from '../support/route-examples.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const declarations = new ResponseDeclarations(doc);
@@ -33,7 +34,7 @@ interface Case {
   method?: string;
 }
 
-const LICENSED_ROUTES = ['/api/cities', '/api/cities/counts', '/api/programs', '/api/programs/alpha', '/api/programs/national', '/api/programs/alpha/a-roof', '/api/changes?since=2026-01-01'];
+const LICENSED_ROUTES = examplePaths('licensed', { withRequiredQuery: true });
 
 const cases: Case[] = [
   { path: '/api/sample', key: 'none', status: 200, schema: 'programList' },
@@ -83,12 +84,12 @@ const cases: Case[] = [
   ]),
 ];
 
-const isLicensed = (path: string) => path.startsWith('/api/cities') || path.startsWith('/api/programs') || path.startsWith('/api/changes');
+const isLicensed = (path: string) => accessOf(path) === 'licensed';
 
 /** One concrete path per documented route; its own parameters do not matter to the statuses asked of it here. */
 const EXAMPLE_PATHS = Object.keys(doc.paths).map((template) => template.replace('{city}', 'alpha').replace('{programId}', 'a-roof'));
 const LICENSED_EXAMPLES = EXAMPLE_PATHS.filter(isLicensed);
-const METERED_PUBLIC_EXAMPLES = EXAMPLE_PATHS.filter((path) => !isLicensed(path) && !['/healthz', '/readyz'].includes(path));
+const METERED_PUBLIC_EXAMPLES = EXAMPLE_PATHS.filter((path) => accessOf(path) === 'public');
 
 describe('route contract', () => {
   let gateway: TestGateway;

@@ -8,6 +8,7 @@ import { after, before } from 'node:test';
 import fc from 'fast-check';
 import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway, type TestGatewayOptions } from '../../support/start-test-gateway.ts';
+import { examplePaths } from '../../support/route-examples.ts';
 
 /** Cases per property: at least 2,000 (issue 7); `HRA_FUZZ_RUNS` raises it for a longer local run. */
 export const FUZZ_RUNS = Math.max(2_000, Number(process.env.HRA_FUZZ_RUNS ?? 0) || 0);
@@ -97,13 +98,11 @@ export function assertWellBehaved(response: RawResponse, sent: SentRequest): voi
   }
 }
 
-/** Every route the gateway serves, as concrete paths (licensed ones need a key). */
-export const KNOWN_PATHS = [
-  '/api/sample', '/api/dataset/health', '/api/data/readiness', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json',
-  '/api/dataset/reports/fact-audit-latest', '/api/dataset/reports/fact-audit-legacy-2026-06-17', '/api/dataset/reports/state-home-improvement-2026',
-  '/api/cities', '/api/cities/counts', '/api/programs', '/api/programs/national', '/api/programs/alpha', '/api/programs/gamma',
-  '/api/programs/alpha/a-roof', '/api/programs/national/usda-504', '/api/changes',
-] as const;
+/**
+ * Every metered route the gateway serves, as concrete paths (licensed ones need a key), from the route
+ * table; plus a city outside the trial key's scope and a federal record.
+ */
+export const KNOWN_PATHS: readonly string[] = [...examplePaths('public'), ...examplePaths('licensed'), '/api/programs/gamma', '/api/programs/national/usda-504'];
 
 /** Percent-encodes the UTF-8 bytes of `text` (a lone surrogate becomes U+FFFD, as on any real client). */
 export function percentEncode(text: string): string {

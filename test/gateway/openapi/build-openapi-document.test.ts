@@ -13,7 +13,7 @@ import {
 } from '../../../build/contract/program-schema.ts';
 import { readinessSchema } from '../../../build/contract/readiness-schema.ts';
 import { CHANGE_TYPES } from '../../../build/contract/vocab-enums.ts';
-import { reportArtifactSchema } from '../../../build/corpus/corpus-schemas.ts';
+import { reportArtifactSchema } from '../../../build/contract/report-artifact-schema.ts';
 import { ERROR_CODES } from '../../../gateway/http/api-error.ts';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';

@@ -1,0 +1,71 @@
+/**
+ * The fast path's router: one regular expression compiled from the route table's templates, so a route the
+ * fast path serves is declared once, in gateway/routes/route-table.ts, like every other.
+ */
+import type { PathParameters, RouteEntry, RouteTable } from '../routes/route-entry.ts';
+
+/**
+ * What a path parameter may be for the fast path to take the request: plain slugs and ids, which
+ * @koa/router would pass through unchanged (no percent-encoding to decode, no case folding). Anything
+ * else is left to Koa's router, as is a trailing slash.
+ */
+export const FAST_PARAMETER_PATTERNS: Readonly<Record<string, string>> = {
+  city: '[a-z0-9]+(?:-[a-z0-9]+)*',
+  programId: '[A-Za-z0-9][A-Za-z0-9._-]*',
+};
+
+/** A route the matcher found, with its path parameters as @koa/router would give them. */
+export interface MatchedRoute {
+  route: RouteEntry;
+  params: PathParameters;
+}
+
+/** Finds the route of a path (no query string), or undefined. */
+export type RouteMatcher = (path: string) => MatchedRoute | undefined;
+
+interface CompiledRoute {
+  route: RouteEntry;
+  /** Index of the capture group that is defined when this alternative matched. */
+  group: number;
+  /** Parameter names with the index of the group holding each. */
+  parameters: readonly (readonly [string, number])[];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Compiles the templates of `routes` into one anchored alternation, tried in table order, so a literal
+ * listed before a template it overlaps wins as it does in @koa/router. A template whose parameter has no
+ * pattern in FAST_PARAMETER_PATTERNS is refused at start-up, not matched loosely.
+ */
+export function compileRouteMatcher(routes: RouteTable): RouteMatcher {
+  const compiled: CompiledRoute[] = [];
+  const alternatives: string[] = [];
+  let groups = 0;
+  for (const route of routes) {
+    const group = ++groups;
+    const parameters: [string, number][] = [];
+    const source = route.path.split(/(:[A-Za-z0-9_]+)/).map((part) => {
+      if (!part.startsWith(':')) return escapeRegExp(part);
+      const name = part.slice(1);
+      const pattern = FAST_PARAMETER_PATTERNS[name];
+      if (pattern === undefined) throw new Error(`route ${route.path}: no fast-path pattern for parameter :${name}`);
+      parameters.push([name, ++groups]);
+      return `(${pattern})`;
+    }).join('');
+    alternatives.push(`(${source})`);
+    compiled.push({ route, group, parameters });
+  }
+  if (compiled.length === 0) return () => undefined;
+  // Parameter patterns hold only non-capturing groups, so the group numbers counted above are exact.
+  const expression = new RegExp(`^(?:${alternatives.join('|')})$`);
+  return (path) => {
+    const match = expression.exec(path);
+    if (match === null) return undefined;
+    const found = compiled.find((candidate) => match[candidate.group] !== undefined);
+    if (found === undefined) return undefined;
+    const params: PathParameters = {};
+    for (const [name, index] of found.parameters) params[name] = match[index];
+    return { route: found.route, params };
+  };
+}

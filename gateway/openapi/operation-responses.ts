@@ -1,0 +1,41 @@
+/** Response objects the route table's operations declare for their own statuses (400, 404, 503). */
+import type { ErrorCode } from '../http/api-error.ts';
+import { MAX_QUERY_PARAMETERS } from '../http/parse-query.ts';
+import { errorResponse } from './openapi-responses.ts';
+
+/**
+ * A licensed operation's own 400 (`codes`, sent after the key is accepted, so metered and varying on the
+ * key), together with the HTTP server's 400 `MALFORMED_REQUEST`, which the same status carries.
+ */
+export function ownBadRequest(summary: string, codes: readonly ErrorCode[]): object {
+  return errorResponse(
+    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, before any operation is chosen (no rate-limit or \`Vary\` headers).`,
+    [...codes, 'MALFORMED_REQUEST'],
+    { metered: true, extraHeaders: ['Vary-Error'] },
+  );
+}
+
+/** A licensed operation's 404: answered after the key is accepted, so metered and varying on the key. */
+export function licensedNotFound(summary: string): object {
+  return errorResponse(summary, ['NOT_FOUND'], { metered: true, extraHeaders: ['Vary-Error'] });
+}
+
+/** The query bound of every route that reads parameters (gateway/http/parse-query.ts), checked after metering. */
+export const QUERY_BOUND = `A query of more than ${MAX_QUERY_PARAMETERS} parameters (repeats count) is a 400 \`INVALID_PARAMETER\`.`;
+
+/** The 400 of the program collections. */
+export const FILTER_ERROR = ownBadRequest(`A filter parameter is malformed. ${QUERY_BOUND}`, ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER']);
+
+/** The 503 of a route serving a stored document the revision may lack. */
+export const MISSING_DOCUMENT = errorResponse(
+  'The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset.',
+  ['DATASET_UNAVAILABLE'],
+  { metered: true },
+);
+
+/** The shape `/openapi.json` promises of itself. */
+export const OPENAPI_DOCUMENT_SHAPE = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' }, info: { type: 'object' }, paths: { type: 'object' } },
+} as const;
