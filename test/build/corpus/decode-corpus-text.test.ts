@@ -33,9 +33,10 @@ describe('decodeCorpusText', () => {
 
   it('names every line with invalid bytes, the last line without a newline included', () => {
     const problems: CorpusProblem[] = [];
-    const decoded = decodeCorpusText(bytes([0xff], '\n{}\n', [0xfe]), 'corpus/x.json', problems);
-    assert.deepEqual(problems.map((problem) => problem.line), [1, 3]);
-    assert.deepEqual([...decoded.invalidLines], [1, 3]);
+    const decoded = decodeCorpusText(bytes([0xff], '\n{}\n', [0xe2, 0x82], '\n{}\n', [0xfe]), 'corpus/x.json', problems);
+    assert.deepEqual(problems.map((problem) => problem.line), [1, 3, 5]);
+    assert.deepEqual([...decoded.invalidLines], [1, 3, 5]);
+    assert.deepEqual(decoded.text.split('\n'), ['\ufffd', '{}', '\ufffd', '{}', '\ufffd']);
   });
 
   it('names a byte-order mark at the start of the file, and removes it so the rest is still checked', () => {

@@ -72,7 +72,7 @@ const numberText: fc.Arbitrary<string> = fc.oneof(
 
 const space = fc.constantFrom('', ' ', '\t');
 
-/** JSON texts (on one line) with a verdict; `maxDepth` bounds ordinary nesting, a few values nest deeper. */
+/** JSON texts on one line, each with its verdict; most nest a few levels, some nest around the limit of 64. */
 export const jsonTextModel: fc.Arbitrary<JsonTextModel> = fc.letrec<{ value: JsonTextModel; nested: JsonTextModel }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
