@@ -3,7 +3,7 @@
  * on a fresh machine) may create a missing store, and it says so on stderr; every other command refuses
  * a path with no store, so a typo cannot silently start an empty one.
  */
-import { KeyStoreMissingError } from '../../gateway/keys/key-errors.ts';
+import { KeyStoreMissingError, KeyStoreUnavailableError } from '../../gateway/keys/key-errors.ts';
 import { openKeyStore, type KeyStore } from '../../gateway/keys/key-store.ts';
 import { CliFailure, progress } from '../cli-failure.ts';
 
@@ -19,12 +19,21 @@ export function openCliKeyStore(path: string, options: CliKeyStoreOptions): KeyS
   try {
     return openKeyStore(path, { now, create: false });
   } catch (error) {
-    if (!(error instanceof KeyStoreMissingError)) throw error;
+    if (!(error instanceof KeyStoreMissingError)) throw asCliFailure(error);
     if (!options.create) throw missingKeyStore(options.source, path);
   }
-  const store = openKeyStore(path, { now, create: true });
-  progress(`created key store ${path}`);
-  return store;
+  try {
+    const store = openKeyStore(path, { now, create: true });
+    progress(`created key store ${path}`);
+    return store;
+  } catch (error) {
+    throw asCliFailure(error);
+  }
+}
+
+/** A store that exists but cannot be used (not SQLite, a newer schema, locked) fails on its own line, which names the file. */
+function asCliFailure(error: unknown): unknown {
+  return error instanceof KeyStoreUnavailableError ? new CliFailure(error.message) : error;
 }
 
 /** The one line for a key store path with no store: which flag, which path, and what makes one. */
