@@ -10,6 +10,9 @@ import { Command } from 'commander';
 import { computeRevision } from '../build/revision/compute-revision.ts';
 import { buildAndPublish, CURRENT_SNAPSHOT } from '../build/snapshot/publish-snapshot.ts';
 import { ConfigError, parseGatewayConfig } from '../gateway/config/parse-gateway-config.ts';
+import { KeyPolicyError, KeyStoreUnavailableError } from '../gateway/keys/key-errors.ts';
+import { resolveKeyPolicy, type KeyPolicyRequest } from '../gateway/keys/key-policy.ts';
+import type { KeyStore } from '../gateway/keys/key-store.ts';
 import { CliFailure, progress } from './cli-failure.ts';
 import { loadCorpusOrFail } from './commands/load-corpus-or-fail.ts';
 import { openCliKeyStore } from './commands/open-cli-key-store.ts';
@@ -43,18 +46,27 @@ async function prepareQuickStart(): Promise<void> {
   const liveCitySlugs = readTrialCities(config.sources.dataset, config.dataset);
   const store = await openCliKeyStore(config.keys, { create: true, source: config.sources.keys });
   try {
-    if ((await store.listKeys()).length === 0) {
-      const commercial = await store.createKey({ tier: 'commercial', label: 'quick-start demo key' });
-      const cities = [corpus.manifest.defaultCity, corpus.manifest.sampleCity];
-      const trial = await store.createKey({ tier: 'trial', cities, days: 30, label: 'quick-start trial key', liveCitySlugs, liveCitySource: `${config.sources.dataset} ${config.dataset}` });
-      progress(`start: demo keys (shown once; kept only as digests in ${config.keys}):`);
-      progress(`  commercial ${commercial.key}`);
-      progress(`  trial      ${trial.key}  (cities: ${trial.cities?.join(', ')})`);
-    } else {
-      progress(`start: using the keys in ${config.keys} (issue more with: npm run --silent hra -- keys create --keys ${config.keys} --tier commercial --json)`);
-    }
+    if ((await store.listKeys()).length === 0) await issueDemoKeys(store, [corpus.manifest.defaultCity, corpus.manifest.sampleCity], liveCitySlugs, `${config.sources.dataset} ${config.dataset}`, config.keys);
+    else progress(`start: using the keys in ${config.keys} (issue more with: npm run --silent hra -- keys create --keys ${config.keys} --tier commercial --json)`);
   } finally {
     await store.close();
+  }
+}
+
+/** A commercial key and a trial key for `cities`, printed once; a trial city the dataset does not serve is refused on one line. */
+async function issueDemoKeys(store: KeyStore, cities: string[], liveCitySlugs: ReadonlySet<string>, liveCitySource: string, keysPath: string): Promise<void> {
+  const trialRequest: KeyPolicyRequest = { tier: 'trial', cities, days: 30, label: 'quick-start trial key', liveCitySlugs, liveCitySource };
+  try {
+    // Checked before anything is issued: a refused trial key leaves the store empty, so the next start tries again.
+    resolveKeyPolicy(trialRequest, new Date());
+    const commercial = await store.createKey({ tier: 'commercial', label: 'quick-start demo key' });
+    const trial = await store.createKey(trialRequest);
+    progress(`start: demo keys (shown once; kept only as digests in ${keysPath}):`);
+    progress(`  commercial ${commercial.key}`);
+    progress(`  trial      ${trial.key}  (cities: ${trial.cities?.join(', ')})`);
+  } catch (error) {
+    if (error instanceof KeyPolicyError || error instanceof KeyStoreUnavailableError) throw new CliFailure(`demo keys: ${error.message}`);
+    throw error;
   }
 }
 

@@ -3,7 +3,7 @@
  * on a fresh machine) may create a missing store, and it says so on stderr; every other command refuses
  * a path with no store, so a typo cannot silently start an empty one.
  */
-import { KeyStoreMissingError } from '../../gateway/keys/key-errors.ts';
+import { KeyStoreMissingError, KeyStoreUnavailableError } from '../../gateway/keys/key-errors.ts';
 import type { KeyStore } from '../../gateway/keys/key-store.ts';
 import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
 import { CliFailure, progress } from '../cli-failure.ts';
@@ -23,12 +23,21 @@ export async function openCliKeyStore(location: string, options: CliKeyStoreOpti
   try {
     return await open(false);
   } catch (error) {
-    if (!(error instanceof KeyStoreMissingError)) throw error;
+    if (!(error instanceof KeyStoreMissingError)) throw asCliFailure(error);
     if (!options.create) throw missingKeyStore(options.source, location);
   }
-  const store = await open(true);
-  progress(`created key store ${location}`);
-  return store;
+  try {
+    const store = await open(true);
+    progress(`created key store ${location}`);
+    return store;
+  } catch (error) {
+    throw asCliFailure(error);
+  }
+}
+
+/** A store that exists but cannot be used (not SQLite, a newer schema, locked) fails on its own line, which names the file. */
+function asCliFailure(error: unknown): unknown {
+  return error instanceof KeyStoreUnavailableError ? new CliFailure(error.message) : error;
 }
 
 /** The one line for a key store path with no store: which flag, which path, and what makes one. */

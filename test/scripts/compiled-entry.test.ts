@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { waitForListening } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 
 const COMPILED_HRA = 'dist/js/scripts/hra.js';
@@ -33,23 +34,7 @@ describe('compiled entry (npm run compile)', () => {
     await store.close();
     const child = spawn(process.execPath, [COMPILED_HRA, 'serve', '--dataset', buildTestSnapshot(), '--keys', keysFile, '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-      });
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        const timer = setTimeout(() => reject(new Error(`no listening line within 30 s; stderr: ${stderr}`)), 30_000);
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${stderr}`)));
-      });
+      const { url } = await waitForListening(child, 30_000);
       const response = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': key } });
       const body = (await response.json()) as { city?: string; programs?: unknown[] };
       assert.equal(response.status, 200);

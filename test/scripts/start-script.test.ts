@@ -9,8 +9,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ROOT, runHra, spawnHra, stderrLines, type HraRun } from '../support/run-hra.ts';
-import { MINI_CORPUS } from '../support/start-test-gateway.ts';
+import Database from 'better-sqlite3';
+import { ROOT, runHra, spawnHra, stderrLines, waitForListening, type HraRun } from '../support/run-hra.ts';
+import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'hra-start-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -42,24 +43,9 @@ describe('npm start', () => {
   it('on a fresh machine: builds, creates the key store, issues demo keys that work, serves', async () => {
     const cwd = freshMachine();
     const child = spawnHra([], { cwd, env: { HRA_PORT: '0', HRA_LOG_LEVEL: 'silent' }, script: 'scripts/start.ts' });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        const timer = setTimeout(() => reject(new Error(`no listening line within 60 s; stderr: ${stderr}`)), 60_000);
-        child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}; stderr: ${stderr}`)));
-      });
+      const { url, stderr: readStderr } = await waitForListening(child);
+      const stderr = readStderr();
       assert.match(stderr, new RegExp(`^created key store ${join(cwd, 'dist', 'keys.sqlite')}$`, 'm'));
       const trial = /^ {2}trial +(hra_t_\S+) +\(cities: alpha, beta\)$/m.exec(stderr)?.[1];
       const commercial = /^ {2}commercial (hra_c_\S+)$/m.exec(stderr)?.[1];
@@ -71,8 +57,11 @@ describe('npm start', () => {
       const asCommercial = await fetch(`${url}/api/programs/gamma`, { headers: { 'X-Api-Key': commercial } });
       assert.equal(asCommercial.status, 200);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 
@@ -98,6 +87,19 @@ describe('npm start', () => {
     const missing = join(scratch, 'nowhere.sqlite');
     assertOneLineFailure(start(cwd, { HRA_DATASET: missing, HRA_PORT: '0' }), /^hra: HRA_DATASET \S+nowhere\.sqlite: snapshot file not found$/);
     assert.equal(existsSync(join(cwd, 'dist', 'keys.sqlite')), false);
+  });
+
+  it('a served dataset without the demo cities: one line, and no key issued', () => {
+    const cwd = freshMachine();
+    // The demo corpus's snapshot: its live cities are not the mini corpus's alpha and beta.
+    const other = buildTestSnapshot('corpus');
+    assertOneLineFailure(start(cwd, { HRA_DATASET: other, HRA_PORT: '0' }), /^hra: demo keys: city slug "alpha" is not a live city of HRA_DATASET \S+\.sqlite$/);
+    const keys = new Database(join(cwd, 'dist', 'keys.sqlite'), { readonly: true });
+    try {
+      assert.equal(keys.prepare('SELECT count(*) FROM api_keys').pluck().get(), 0);
+    } finally {
+      keys.close();
+    }
   });
 
   it('an invalid corpus: one line naming the file, line and field', () => {

@@ -90,3 +90,36 @@ export function runHraAsync(args: readonly string[], options: HraRunOptions = {}
 export function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
 }
+
+/** A served process's URL, and everything it wrote to stderr so far. */
+export interface Listening {
+  readonly url: string;
+  stderr(): string;
+}
+
+/**
+ * Resolves once `child` (an `hra serve` or `npm start`) prints its `listening on` line; rejects, with its
+ * stderr, if it exits first or stays silent for `timeoutMs`.
+ */
+export function waitForListening(child: ChildProcess, timeoutMs = 60_000): Promise<Listening> {
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise<Listening>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`no listening line within ${timeoutMs / 1000} s; stderr: ${stderr}`)), timeoutMs);
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: match[1], stderr: () => stderr });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}; stderr: ${stderr}`));
+    });
+  });
+}

@@ -111,7 +111,7 @@ const CASES: DamageCase[] = [
 ];
 
 describe('integrity at start-up', () => {
-  const table: DamageCase[] = [...CASES, { name: 'a missing file', prepare: () => {}, refusal: /^hra: --dataset \S+: snapshot file not found$/ }];
+  const table: DamageCase[] = [...CASES, { name: 'a missing file', prepare: () => {}, refusal: /^hra: --dataset \S+start-\d+\.sqlite: snapshot file not found$/ }];
   for (const [index, testCase] of table.entries()) {
     it(`refuses ${testCase.name}: one stderr line, exit 1, nothing listening`, async () => {
       const file = join(revisions.dir, `start-${index}.sqlite`);
