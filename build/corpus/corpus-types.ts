@@ -2,57 +2,26 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
+  programRowSchema, quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
 import type { reportArtifactSchema, ReportName } from '../contract/report-artifact-schema.ts';
-import type { FundingStatus } from '../contract/vocab-enums.ts';
 
 export type Manifest = FromSchema<typeof manifestSchema>;
 export type CityRow = FromSchema<typeof cityRowSchema>;
 export type AdjacentRule = FromSchema<typeof adjacentRuleSchema>;
 export type QuarantineEntry = FromSchema<typeof quarantineEntrySchema>;
-export type LinkCheck = Omit<FromSchema<typeof linkCheckSchema>, 'pageClass'> & { pageClass?: 'program' | 'agency' };
-export type SourceReview = {
-  city: string;
-  programId: string;
-  reviewedAt: string;
-  kind: 'identity' | 'amount';
-  identityMatch: boolean;
-  amountQuote?: string;
-  quoteFoundInPage?: boolean;
-};
+export type LinkCheck = FromSchema<typeof linkCheckSchema>;
+export type SourceReview = FromSchema<typeof sourceReviewSchema>;
 export type Correction = FromSchema<typeof correctionSchema>;
 export type Vocabularies = FromSchema<typeof vocabulariesSchema>;
 export type ChangeEventRow = FromSchema<typeof changeEventRowSchema>;
 export type ReportArtifact = FromSchema<typeof reportArtifactSchema>;
 
 /**
- * A program row as stored. Written out rather than inferred because the row schema admits unknown keys,
- * which FromSchema would widen to `unknown`; `programFieldSchemas` in corpus-schemas.ts is the authority.
+ * A program row as stored. The row schema admits unknown keys (maintainers' notes), which FromSchema types
+ * as `unknown` beside the known, fully typed fields; `freshness` and `contractor` come out as `undefined`.
  */
-export interface ProgramRow {
-  id: string;
-  name: string;
-  source: string;
-  eligibilityType: string[];
-  fundingStatus: FundingStatus;
-  url: string | null;
-  category?: string;
-  deadline?: string | null;
-  deadline_es?: string | null;
-  description?: string;
-  description_es?: string;
-  incomeRequirement?: string;
-  matchRate?: number | string | null;
-  maxAmount?: number | null;
-  maxAmountLabel?: string;
-  maxAmountLabel_es?: string;
-  phone?: string | null;
-  projectTypes?: string[];
-  specialPopulations?: string[];
-  scope?: 'home-repair' | 'adjacent';
-  [internal: string]: unknown;
-}
+export type ProgramRow = FromSchema<typeof programRowSchema>;
 
 /**
  * A whole corpus, loaded and validated. Program rows are not held: at ten times the published scale they
