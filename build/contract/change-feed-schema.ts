@@ -1,4 +1,5 @@
 /** Change events and the change feed envelope (spec 2.7, 4.3). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { REVISION_PATTERN } from './api-version.ts';
 
 /** One change event. Serialized in this property order. */
@@ -38,3 +39,9 @@ export const changeFeedSchema = {
     note: { type: ['string', 'null'] },
   },
 } as const;
+
+/** One served change event, typed from its schema. */
+export type ChangeEvent = FromSchema<typeof changeEventSchema>;
+
+/** The change feed envelope, typed from its schema. */
+export type ChangeFeed = FromSchema<typeof changeFeedSchema>;

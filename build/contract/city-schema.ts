@@ -1,4 +1,5 @@
 /** City resources and their envelopes (spec 2.6, 2.10). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { REVISION_PATTERN } from './api-version.ts';
 
 const cityProperties = {
@@ -56,3 +57,12 @@ export const cityCountsSchema = {
     totalPrograms: { type: 'integer', minimum: 0 },
   },
 } as const;
+
+/** A licensed live city, typed from its schema. */
+export type City = FromSchema<typeof citySchema>;
+
+/** The `/api/cities` envelope, typed from its schema. */
+export type CityList = FromSchema<typeof cityListSchema>;
+
+/** The `/api/cities/counts` envelope, typed from its schema. */
+export type CityCounts = FromSchema<typeof cityCountsSchema>;

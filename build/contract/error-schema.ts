@@ -1,4 +1,5 @@
 /** Error bodies (spec 2.10, 7). */
+import type { FromSchema } from 'json-schema-to-ts';
 
 /** Every error body: `error` message, a stable `code` clients branch on. */
 export const apiErrorSchema = {
@@ -24,3 +25,9 @@ export const trialScopeErrorSchema = {
     allowedCitySlugs: { type: 'array', items: { type: 'string' }, maxItems: 5 },
   },
 } as const;
+
+/** Any error body, typed from its schema. */
+export type ApiErrorBody = FromSchema<typeof apiErrorSchema>;
+
+/** The trial-scope 403 body, typed from its schema. */
+export type TrialScopeErrorBody = FromSchema<typeof trialScopeErrorSchema>;

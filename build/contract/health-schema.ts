@@ -1,4 +1,5 @@
 /** Dataset health (spec 2.8). Inner fields of sourceVerification, factAccuracy and notes are ours to define. */
+import type { FromSchema } from 'json-schema-to-ts';
 import { REVISION_PATTERN } from './api-version.ts';
 import { readinessSchema } from './readiness-schema.ts';
 import { CONFIDENCE_TIERS } from './vocab-enums.ts';
@@ -84,3 +85,6 @@ export const healthSchema = {
     notes: { type: 'object', additionalProperties: { type: 'string' } },
   },
 } as const;
+
+/** The dataset health envelope, typed from its schema. */
+export type Health = FromSchema<typeof healthSchema>;

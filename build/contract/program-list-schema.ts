@@ -1,4 +1,5 @@
 /** The program-list envelope of city collections, the national layer and the sample (spec 4.3). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { REVISION_PATTERN } from './api-version.ts';
 import { programSchema } from './program-schema.ts';
 
@@ -21,3 +22,6 @@ export const programListSchema = {
     version: { type: ['string', 'null'] },
   },
 } as const;
+
+/** The program-list envelope, typed from its schema. */
+export type ProgramList = FromSchema<typeof programListSchema>;

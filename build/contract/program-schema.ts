@@ -2,6 +2,7 @@
  * The Program record (spec 2.1-2.3): the schema served at `/api/dataset/schema`, published in OpenAPI,
  * used by the build to serialize every record (property order = serialized key order) and by tests.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import {
   CONFIDENCE_TIERS, CONTRACTOR_REQUIREMENTS, DISBURSEMENTS, FUNDING_STATUSES, LINK_STATUSES, REPAYMENTS,
 } from './vocab-enums.ts';
@@ -105,3 +106,9 @@ export const exportRowSchemaDocument = {
   description: 'One flat-export row: a Program plus its licensed live-city slug. A schema is not an offer, a delivery receipt or a source-rights approval.',
   ...exportRowSchema,
 } as const;
+
+/** The served Program record, typed from its schema. */
+export type Program = FromSchema<typeof programSchema>;
+
+/** One flat-export row, typed from its schema. */
+export type ExportRow = FromSchema<typeof exportRowSchema>;

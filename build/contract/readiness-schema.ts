@@ -1,7 +1,9 @@
 /** Dataset readiness, the paid-licensing gate (spec 2.9). Inner gate fields are ours to define (spec: not shown). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { READINESS_CODES } from './vocab-enums.ts';
 
-const gate = (properties: Record<string, unknown>, required: readonly string[]) =>
+// Generic with `const` parameters so each gate's literal members reach FromSchema (the Readiness type).
+const gate = <const P extends Record<string, object>, const R extends readonly (keyof P & string)[]>(properties: P, required: R) =>
   ({ type: 'object', additionalProperties: false, required: ['green', ...required], properties: { green: { type: 'boolean' }, ...properties } }) as const;
 
 /** The readiness thresholds a dataset manifest sets and readiness echoes (spec 2.9 `thresholds`). */
@@ -78,3 +80,6 @@ export const readinessSchema = {
     buyerNotice: { type: 'string' },
   },
 } as const;
+
+/** The readiness envelope, typed from its schema. */
+export type Readiness = FromSchema<typeof readinessSchema>;
