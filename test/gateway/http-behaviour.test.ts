@@ -11,6 +11,9 @@ import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../gateway/snapshot/snapshot-holder.ts';
 import { assertMatchesSchema } from '../support/contract-validators.ts';
 import { buildTestSnapshot, startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import type { CityCounts, CityList } from '../../build/contract/city-schema.ts';
+import type { Health } from '../../build/contract/health-schema.ts';
+import type { Readiness } from '../../build/contract/readiness-schema.ts';
 
 describe('conditional GET on the ETag allowlist', () => {
   let gateway: TestGateway;
@@ -60,22 +63,22 @@ describe('conditional GET on the ETag allowlist', () => {
   });
 
   it('filters the city index and counts to a trial key\'s allowlist', async () => {
-    const cities = (await (await gateway.get('/api/cities', { key: gateway.keys.trial })).json()) as { cities: Array<{ slug: string }>; count: number };
+    const cities = (await (await gateway.get('/api/cities', { key: gateway.keys.trial })).json()) as CityList;
     assert.deepEqual(cities.cities.map((city) => city.slug), ['alpha', 'beta']);
     assert.equal(cities.count, 2);
-    const counts = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.trial })).json()) as { cities: Array<{ slug: string; programCount: number }>; totalPrograms: number };
+    const counts = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.trial })).json()) as CityCounts;
     assert.deepEqual(counts.cities.map((city) => [city.slug, city.programCount]), [['alpha', 4], ['beta', 3]]);
     assert.equal(counts.totalPrograms, 7);
-    const all = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.commercial })).json()) as { count: number; totalPrograms: number };
+    const all = (await (await gateway.get('/api/cities/counts', { key: gateway.keys.commercial })).json()) as CityCounts;
     assert.deepEqual([all.count, all.totalPrograms], [3, 8]);
-    const pending = (await (await gateway.get('/api/cities?status=pending', { key: gateway.keys.commercial })).json()) as { count: number };
+    const pending = (await (await gateway.get('/api/cities?status=pending', { key: gateway.keys.commercial })).json()) as CityList;
     assert.equal(pending.count, 0, 'the licensed scope holds live cities only');
   });
 
   it('embeds live readiness in health; red gates give reasons on the embedded defaults', async () => {
-    const health = (await (await gateway.get('/api/dataset/health')).json()) as { paidLicensing: Record<string, unknown> };
+    const health = (await (await gateway.get('/api/dataset/health')).json()) as Health;
     assertMatchesSchema('health', health);
-    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as { code: string; checkoutEnabled: boolean; reasons: Array<{ code: string }>; readinessDigest: string };
+    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as Readiness;
     assert.equal(readiness.code, 'DATASET_CHECKOUT_NOT_READY');
     assert.equal(readiness.checkoutEnabled, false);
     assert.deepEqual(readiness.reasons.map((reason) => reason.code).sort(), ['RATE_LIMIT_STORAGE_NOT_SHARED', 'TRUSTED_PROXY_NOT_CONFIGURED']);
@@ -142,7 +145,7 @@ describe('readiness when every gate is green', () => {
   });
 
   it('lists exactly the one red gate left and reports the audit age at request time', async () => {
-    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as { reasons: Array<{ code: string }>; strictAudit: { ageDays: number; green: boolean }; commercialRelease: { green: boolean }; checkedAt: string };
+    const readiness = (await (await gateway.get('/api/data/readiness')).json()) as Readiness;
     assert.deepEqual(readiness.reasons.map((reason) => reason.code), ['RATE_LIMIT_STORAGE_NOT_SHARED']);
     assert.equal(readiness.strictAudit.ageDays, 15);
     assert.equal(readiness.strictAudit.green, true);

@@ -3,13 +3,7 @@ import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
-
-interface ProgramList {
-  city: string;
-  count: number;
-  excludedBySafetyPolicy: number;
-  programs: Array<{ id: string }>;
-}
+import type { ProgramList } from '../../build/contract/program-list-schema.ts';
 
 describe('program filters', () => {
   let gateway: TestGateway;

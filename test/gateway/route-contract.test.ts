@@ -19,6 +19,7 @@ import { rawRequest } from './hostile-input/hostile-support.ts';
 import type { OpenApiDocument } from './openapi/openapi-walk.ts';
 import { liveResponse, ResponseDeclarations, type LiveResponse } from './openapi/response-declarations.ts';
 import { accessOf, examplePaths } from '../support/route-examples.ts';
+import type { ApiErrorBody } from '../../build/contract/error-schema.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const declarations = new ResponseDeclarations(doc);
@@ -183,7 +184,7 @@ describe('route contract', () => {
 async function askRaw(url: string, path: string, headers: Record<string, string>): Promise<LiveResponse> {
   const response = await rawRequest(url, new Agent({ keepAlive: false }), { path, headers });
   const names = Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as const);
-  const body = JSON.parse(response.body) as { code?: string };
+  const body = JSON.parse(response.body) as ApiErrorBody;
   return { status: response.status, headers: new Map(names), code: body.code };
 }
 
@@ -194,7 +195,7 @@ async function expectDeclared(gateway: TestGateway, path: string, expected: { st
   const where = `${expected.method ?? 'GET'} ${path.slice(0, 120)}`;
   assert.equal(response.status, expected.status, `${where}: ${text.slice(0, 300)}`);
   // Only an error's `code` is an error code (a readiness report has a `code` of its own).
-  const body = response.status < 400 || text === '' ? undefined : (JSON.parse(text) as { code?: string });
+  const body = response.status < 400 || text === '' ? undefined : (JSON.parse(text) as ApiErrorBody);
   assert.equal(body?.code, expected.code, where);
   assert.ok(declarations.check(path, liveResponse(response, body), where), `${where} is not a documented path`);
   return response;

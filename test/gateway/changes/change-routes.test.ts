@@ -4,6 +4,8 @@ import { changeFeedSchema } from '../../../build/contract/change-feed-schema.ts'
 import { CHANGE_SCOPE_NOTE } from '../../../gateway/changes/change-feed-envelope.ts';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import type { ChangeFeed } from '../../../build/contract/change-feed-schema.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // The mini corpus holds events 1-7; 2 (non-live delta), 3 (quarantined a-quar) and 6 (adjacent a-bills)
 // are withheld. Visible: 1 alpha 10-05, 4 beta 10-19, 5 gamma 10-26, 7 beta 11-09.
@@ -13,29 +15,16 @@ before(async () => {
 });
 after(async () => gateway.close());
 
-interface Feed {
-  changes: Array<{ id: number; city: string }>;
-  count: number;
-  datasetRevision: string;
-  since: string;
-  windowStart: string;
-  snapshotMaxId: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-  scopeNote: string;
-  note: string | null;
-}
-
-async function feed(query: string, key = gateway.keys.commercial): Promise<{ response: Response; body: Feed }> {
+async function feed(query: string, key = gateway.keys.commercial): Promise<{ response: Response; body: ChangeFeed }> {
   const response = await gateway.get(`/api/changes?${query}`, { key });
   assert.equal(response.status, 200, `${query}: ${response.status}`);
-  const body = (await response.json()) as Feed;
+  const body = (await response.json()) as ChangeFeed;
   assertMatchesSchema('changeFeed', body, query);
   return { response, body };
 }
 
-async function walk(query: string, key = gateway.keys.commercial): Promise<Feed[]> {
-  const pages: Feed[] = [];
+async function walk(query: string, key = gateway.keys.commercial): Promise<ChangeFeed[]> {
+  const pages: ChangeFeed[] = [];
   let cursor: string | null = null;
   do {
     const { body } = await feed(cursor === null ? query : `${query}&cursor=${encodeURIComponent(cursor)}`, key);
@@ -109,7 +98,7 @@ describe('GET /api/changes', () => {
     it(`refuses ${name} with ${status} ${code}`, async () => {
       const response = await gateway.get(`/api/changes?${query}`, key === 'none' ? {} : { key: gateway.keys[key] });
       assert.equal(response.status, status);
-      const body = (await response.json()) as { code: string };
+      const body = (await response.json()) as ApiErrorBody;
       assert.equal(body.code, code);
       assertMatchesSchema(code.startsWith('API_TRIAL') ? 'trialScopeError' : 'apiError', body, name);
       assert.equal(response.headers.get('x-dataset-revision'), null);
@@ -123,7 +112,7 @@ describe('GET /api/changes', () => {
     for (const query of [`since=2026-01-02&limit=1&city=beta`, `since=2026-01-01&limit=1`, `since=2026-01-01&limit=1&city=alpha`]) {
       const response = await gateway.get(`/api/changes?${query}&cursor=${cursor}`, { key: gateway.keys.commercial });
       assert.equal(response.status, 400, query);
-      assert.equal(((await response.json()) as { code: string }).code, 'INVALID_CURSOR');
+      assert.equal(((await response.json()) as ApiErrorBody).code, 'INVALID_CURSOR');
     }
     // The same since and city with another limit is the same walk.
     const resumed = await feed(`since=2026-01-01&limit=5&city=beta&cursor=${cursor}`);

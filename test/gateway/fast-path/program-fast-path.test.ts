@@ -19,6 +19,7 @@ import { startGateway, type RunningGateway } from '../../../gateway/start-gatewa
 import { buildTestSnapshot, startTestGateway, type TestGateway, type TestKeys } from '../../support/start-test-gateway.ts';
 import { captureLogger, type CapturedLog } from '../observability/capture-logger.ts';
 import { join } from 'node:path';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
 const NOW = Date.parse('2026-11-21T12:00:30.000Z');
@@ -167,7 +168,7 @@ describe('program fast path failures', () => {
     failure = new ApiError(503, 'RATE_LIMIT_STORAGE_UNAVAILABLE', 'rate-limit storage is unavailable; retry shortly', { retryAfter: 1 });
     const response = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': 'anything' } });
     assert.equal(response.status, 503);
-    assert.equal((await response.json() as { code: string }).code, 'RATE_LIMIT_STORAGE_UNAVAILABLE');
+    assert.equal((await response.json() as ApiErrorBody).code, 'RATE_LIMIT_STORAGE_UNAVAILABLE');
     assert.equal(response.headers.get('retry-after'), '1');
   });
 });

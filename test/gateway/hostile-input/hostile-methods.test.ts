@@ -8,6 +8,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertWellBehaved, FUZZ_RUNS, hostilePath, KNOWN_PATHS, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const STANDARD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'];
 const EXOTIC = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'LINK', 'UNLINK', 'REPORT', 'MERGE', 'NOTIFY', 'SUBSCRIBE', 'QUERY', 'ACL', 'BIND'];
@@ -40,7 +41,7 @@ describe('hostile methods', () => {
           if (method !== 'GET' && method !== 'HEAD' && (known || ![400, 414, 431].includes(response.status))) {
             assert.equal(response.status, 405, `${method} ${path}`);
             assert.equal(response.headers.allow, 'GET, HEAD');
-            if (method !== 'HEAD') assert.equal((JSON.parse(response.body) as { code: string }).code, 'METHOD_NOT_ALLOWED');
+            if (method !== 'HEAD') assert.equal((JSON.parse(response.body) as ApiErrorBody).code, 'METHOD_NOT_ALLOWED');
           }
         },
       ),

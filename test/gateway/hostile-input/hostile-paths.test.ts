@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertWellBehaved, FUZZ_RUNS, hostilePath, hostileQuery, PROPERTY_TIMEOUT_MS, rawRequest, hostileGateway } from './hostile-support.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 describe('hostile paths', () => {
   const fuzzed = hostileGateway();
@@ -39,7 +40,7 @@ describe('hostile paths', () => {
     for (const path of ['/api/programs/%E0%A4%A', '/api/programs/%', '/api/programs/alpha/%C0%AF', '/api/programs/%FF%FE']) {
       const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { path, headers: { 'X-Api-Key': fuzzed.gateway.keys.commercial } });
       assert.equal(response.status, 404, path);
-      assert.equal((JSON.parse(response.body) as { code: string }).code, 'NOT_FOUND', path);
+      assert.equal((JSON.parse(response.body) as ApiErrorBody).code, 'NOT_FOUND', path);
     }
   });
 });

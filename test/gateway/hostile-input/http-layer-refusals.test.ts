@@ -13,6 +13,7 @@ import { MAX_HEADER_BLOCK_BYTES } from '../../../gateway/http/refuse-large-heade
 import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { keepAliveAgent } from './hostile-support.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 /** Sends `data` on a fresh connection and reads until the server closes it. */
 function rawExchange(port: number, data: string | Buffer): Promise<string> {
@@ -51,7 +52,7 @@ function assertJsonError(response: ParsedResponse, status: number, code: string,
     assert.equal(response.body, '', 'a HEAD response has no body');
     return;
   }
-  const body = JSON.parse(response.body) as { error: unknown; code: unknown };
+  const body = JSON.parse(response.body) as ApiErrorBody;
   assert.equal(typeof body.error, 'string');
   assert.equal(body.code, code);
 }

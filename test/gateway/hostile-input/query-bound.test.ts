@@ -10,6 +10,7 @@ import { API_VERSION } from '../../../build/contract/api-version.ts';
 import { MAX_QUERY_PARAMETERS } from '../../../gateway/http/parse-query.ts';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const REPEATS = Array.from({ length: 4_000 }, () => 'a').join('&');
 const distinct = (count: number) => Array.from({ length: count }, (_, index) => `p${index}=${index}`).join('&');
@@ -28,7 +29,7 @@ async function assertTooMany(response: Response, where: string): Promise<void> {
   const text = await response.text();
   assert.equal(response.status, 400, `${where}: ${text.slice(0, 200)}`);
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/, where);
-  const body = JSON.parse(text) as { code?: string; error?: string };
+  const body = JSON.parse(text) as ApiErrorBody;
   assertMatchesSchema('apiError', body, where);
   assert.equal(body.code, 'INVALID_PARAMETER', where);
   assert.match(body.error ?? '', new RegExp(`more than ${MAX_QUERY_PARAMETERS} parameters`), where);
@@ -66,7 +67,7 @@ describe(`query bound (${MAX_QUERY_PARAMETERS} parameters)`, () => {
   it('answers a key whose quota is spent 429, not 400, for the hostile query: the parse comes after the meter', async () => {
     for (const route of ROUTES) {
       const response = await gateway.get(`${route}${REPEATS}`, { key: gateway.keys.nonprofit, headers });
-      const body = (await response.json()) as { code?: string };
+      const body = (await response.json()) as ApiErrorBody;
       assert.equal(response.status, 429, route);
       assert.equal(body.code, 'RATE_LIMITED', route);
     }

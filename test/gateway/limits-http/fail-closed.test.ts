@@ -9,6 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { freePort, redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // Generous for a loaded CI machine; the 100 ms p99 target of the 503 path belongs to the benchmarks.
 const FAIL_CLOSED_BOUND_MS = 1000;
@@ -34,7 +35,7 @@ async function assertFailedClosed(response: Response, where: string): Promise<vo
   const body = await response.text();
   assert.ok(![200, 429, 500].includes(response.status), `${where}: storage fault answered ${response.status}`);
   assert.equal(response.status, 503, `${where}: ${body}`);
-  assert.equal((JSON.parse(body) as { code?: string }).code, 'RATE_LIMIT_STORAGE_UNAVAILABLE', where);
+  assert.equal((JSON.parse(body) as ApiErrorBody).code, 'RATE_LIMIT_STORAGE_UNAVAILABLE', where);
   assert.equal(response.headers.get('Retry-After'), '1', where);
   assert.equal(response.headers.get('X-Dataset-Revision'), null, where);
   assert.doesNotMatch(body, /"programs"|"cities"|datasetRevision|"changes"|"count"/, `${where}: licensed bytes in ${body}`);

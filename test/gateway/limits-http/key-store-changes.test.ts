@@ -12,6 +12,7 @@ import { openKeyStore } from '../../../gateway/keys/key-store.ts';
 import { keyStoreDdl } from '../../../gateway/keys/key-store-schema.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited, errorCode, steppedClock, type SteppedClock } from './limits-http-support.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 describe('key-store changes over HTTP', () => {
   let clock: SteppedClock;
@@ -111,7 +112,7 @@ describe('key-store changes over HTTP', () => {
         const response = await gateway.get(path, { key: withKey });
         const body = await response.text();
         assert.equal(response.status, 503, `${path}: ${body}`);
-        assert.equal((JSON.parse(body) as { code?: string }).code, 'AUTH_STORAGE_UNAVAILABLE', path);
+        assert.equal((JSON.parse(body) as ApiErrorBody).code, 'AUTH_STORAGE_UNAVAILABLE', path);
         assert.ok(Number(response.headers.get('Retry-After')) >= 1, path);
         assert.equal(response.headers.get('X-Dataset-Revision'), null, path);
         assert.doesNotMatch(body, /"programs"|"cities"|datasetRevision|"changes"/, path);

@@ -4,6 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -102,5 +103,5 @@ export async function assertRateLimited(response: Response, where = ''): Promise
 export async function errorCode(response: Response, where = ''): Promise<string | undefined> {
   const body: unknown = await response.json();
   assertMatchesSchema('apiError', body, where);
-  return (body as { code?: string }).code;
+  return (body as ApiErrorBody).code;
 }

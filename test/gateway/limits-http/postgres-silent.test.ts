@@ -15,6 +15,7 @@ import { createGatewayLogger } from '../../../gateway/observability/gateway-logg
 import { startGateway, type RunningGateway } from '../../../gateway/start-gateway.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const REVALIDATION_BOUND_MS = 1000;
 // Slack over the bound for a loaded machine; the measured figures are printed.
@@ -124,7 +125,7 @@ describe('a silent PostgreSQL key store', { skip: postgresServerSkip() }, () => 
           assert.ok(elapsed < REVALIDATION_BOUND_MS + SLACK_MS, `a cached key served ${elapsed.toFixed(0)} ms into the silence`);
         } else {
           assert.equal(answer.status, 503, answer.body);
-          assert.equal((JSON.parse(answer.body) as { code: string }).code, 'AUTH_STORAGE_UNAVAILABLE');
+          assert.equal((JSON.parse(answer.body) as ApiErrorBody).code, 'AUTH_STORAGE_UNAVAILABLE');
           assert.ok(answer.retryAfter !== null);
           break;
         }

@@ -9,11 +9,8 @@ import { assertMatchesSchema } from '../../support/contract-validators.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 import { redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startTestGateway } from '../../support/start-test-gateway.ts';
-
-interface Readiness {
-  infrastructure: { sharedRateLimitStorage: boolean; rateLimitStorageScheme: string; trustedOriginProxyConfigured: boolean; sharedKeyStorage: boolean; keyStorageScheme: string };
-  reasons: { code: string }[];
-}
+import type { Health } from '../../../build/contract/health-schema.ts';
+import type { Readiness } from '../../../build/contract/readiness-schema.ts';
 
 const INFRASTRUCTURE_REASONS = ['RATE_LIMIT_STORAGE_NOT_SHARED', 'TRUSTED_PROXY_NOT_CONFIGURED'];
 
@@ -49,7 +46,7 @@ describe('readiness infrastructure follows the configuration', () => {
           const response = await gateway.get(path);
           assert.equal(response.status, 200, path);
           const body: unknown = await response.json();
-          const readiness = (path === '/api/data/readiness' ? body : (body as { paidLicensing: unknown }).paidLicensing) as Readiness;
+          const readiness = (path === '/api/data/readiness' ? body : (body as Health).paidLicensing) as Readiness;
           assertMatchesSchema('readiness', readiness, path);
           assert.deepEqual(readiness.infrastructure, {
             sharedRateLimitStorage: testCase.redis,

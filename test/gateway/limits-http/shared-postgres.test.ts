@@ -19,6 +19,7 @@ import { redisServerSkip, startRedisServer, type RedisServer } from '../../suppo
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited } from './limits-http-support.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // The issue's bound is 1 s; the slack is for a loaded two-core machine. Measured figures are printed.
 const PROPAGATION_BOUND_MS = 1500;
@@ -200,7 +201,7 @@ describe('two gateways on one PostgreSQL key store and one Redis', { skip }, () 
       const body = await response.text();
       latencies.push(performance.now() - started);
       assert.equal(response.status, 503, body);
-      assert.equal((JSON.parse(body) as { code: string }).code, 'AUTH_STORAGE_UNAVAILABLE');
+      assert.equal((JSON.parse(body) as ApiErrorBody).code, 'AUTH_STORAGE_UNAVAILABLE');
       assert.ok(response.headers.get('Retry-After') !== null, 'Retry-After');
       assert.doesNotMatch(body, /"cities"|datasetRevision/);
     }

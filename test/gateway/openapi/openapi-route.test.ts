@@ -9,6 +9,7 @@ import { strongEtag } from '../../../build/snapshot/write-snapshot.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { operationOf, resolveRef, responseCodes, templateOf, type OpenApiDocument } from './openapi-walk.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -54,7 +55,7 @@ async function assertDocumented(path: string, response: Response): Promise<void>
     return;
   }
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
-  const body = JSON.parse(text) as { code?: string };
+  const body = JSON.parse(text) as ApiErrorBody;
   const validate = ajv.compile(rebase(schema) as object);
   assert.ok(validate(body), `${where} body: ${JSON.stringify(validate.errors, null, 1)}`);
   if (response.status >= 400) assert.ok(responseCodes(doc, documented).includes(body.code ?? ''), `${where} code ${body.code} is not documented`);

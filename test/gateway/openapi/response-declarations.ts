@@ -7,6 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { operationOf, resolveRef, responseCodes, templateOf, type OpenApiDocument } from './openapi-walk.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 /** Headers of the transport, not of the contract: framing and connection management. */
 const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -22,7 +23,7 @@ export interface LiveResponse {
 
 /** A fetch Response's status and headers, with the `code` of its already-parsed body. */
 export function liveResponse(response: Response, body?: unknown): LiveResponse {
-  const code = (body as { code?: unknown } | undefined)?.code;
+  const code = (body as ApiErrorBody | undefined)?.code;
   return { status: response.status, headers: new Map(response.headers), code: typeof code === 'string' ? code : undefined };
 }
 

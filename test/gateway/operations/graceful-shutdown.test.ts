@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { Agent } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { get, publishTwoRevisions, spawnServe, type TwoRevisions } from './serve-process.ts';
+import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 const LOOPS = 8;
 const PATHS = ['/api/programs/alpha', '/api/sample', '/api/changes?since=2026-01-01', '/api/programs/beta/b-repair'];
@@ -63,7 +64,7 @@ describe('graceful shutdown', () => {
     }
     checker.destroy();
     assert.equal(readiness.status, 503, readiness.body);
-    assert.equal((JSON.parse(readiness.body) as { code: string }).code, 'SHUTTING_DOWN');
+    assert.equal((JSON.parse(readiness.body) as ApiErrorBody).code, 'SHUTTING_DOWN');
     assert.equal(readiness.connection, 'close');
 
     const exit = await server.exited;
