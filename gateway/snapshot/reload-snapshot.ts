@@ -1,0 +1,78 @@
+/**
+ * Follows the dataset path: checks the file it resolves to now and swaps the served snapshot to it
+ * atomically (requests in flight finish on the old one). Reloads run one at a time; a shutdown abandons
+ * a check in progress, so a file that is still being hashed is never served.
+ */
+import { fileIdentity } from '../files/file-identity.ts';
+import type { GatewayLogger } from '../observability/gateway-logger.ts';
+import { loadSnapshot, type LoadedSnapshot } from './load-snapshot.ts';
+import type { SnapshotHolder } from './snapshot-holder.ts';
+
+/** What a reload did. */
+export type ReloadOutcome =
+  | { status: 'swapped'; revision: string; previous: string; checkMs: number }
+  | { status: 'unchanged'; revision: string }
+  | { status: 'refused'; revision: string; reason: string };
+
+/** Where to reload from and into; `verified` is shared with the first load so a known file is not hashed again. */
+export interface SnapshotReloaderOptions {
+  readonly dataset: string;
+  readonly snapshots: SnapshotHolder;
+  /** Identity of the file the first load served (see file-identity.ts). */
+  readonly servedIdentity: string;
+  readonly verified: Map<string, string>;
+  /** Aborted when the gateway shuts down. */
+  readonly signal: AbortSignal;
+  readonly log: GatewayLogger;
+}
+
+/** Serialized reloads of one gateway's snapshot. */
+export interface SnapshotReloader {
+  /** Checks the dataset path and swaps to it when it holds a new, valid revision; `trigger` names the cause in the log. */
+  reload(trigger: string): Promise<ReloadOutcome>;
+  /** Resolves once every reload asked for so far has finished. */
+  settled(): Promise<unknown>;
+}
+
+/** Creates the reloader of a gateway whose first snapshot came from `options.dataset`. */
+export function createSnapshotReloader(options: SnapshotReloaderOptions): SnapshotReloader {
+  const { dataset, snapshots, verified, signal, log } = options;
+  let servedIdentity = options.servedIdentity;
+  let reloads: Promise<unknown> = Promise.resolve();
+  const reloadOnce = async (trigger: string): Promise<ReloadOutcome> => {
+    const serving = snapshots.current.revision;
+    if (signal.aborted) return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
+    // The same file (device, inode, size, times) as the one served: nothing to check or swap.
+    if (fileIdentity(dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
+    let loaded: LoadedSnapshot;
+    try {
+      loaded = await loadSnapshot(dataset, { verified, signal });
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (!signal.aborted) log.error({ trigger, serving, reason }, `${trigger}: new snapshot refused, still serving ${serving}`);
+      return { status: 'refused', revision: serving, reason };
+    }
+    if (signal.aborted) {
+      loaded.snapshot.close();
+      return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
+    }
+    servedIdentity = loaded.identity;
+    const revision = loaded.snapshot.revision;
+    if (revision === serving) {
+      loaded.snapshot.close();
+      return { status: 'unchanged', revision };
+    }
+    snapshots.swap(loaded.snapshot);
+    const checkMs = Math.round(loaded.checkMs);
+    log.info({ trigger, revision, previous: serving, file: loaded.snapshot.file, checkMs, hashed: loaded.hashed }, `${trigger}: serving revision ${revision}`);
+    return { status: 'swapped', revision, previous: serving, checkMs };
+  };
+  return {
+    reload(trigger) {
+      const outcome = reloads.then(() => reloadOnce(trigger));
+      reloads = outcome.catch(() => undefined);
+      return outcome;
+    },
+    settled: () => reloads,
+  };
+}
