@@ -2,17 +2,16 @@
  * Assembles program-list envelope bytes (spec 4.3) from already-serialized record bodies. The build uses it
  * for unfiltered collections and the gateway for filtered ones, so both produce the same bytes.
  */
+import type { ProgramList } from './program-list-schema.ts';
 
-/** The envelope members other than the records themselves. */
-export interface ProgramListHead {
-  city: string;
-  datasetRevision: string;
-  excludedBySafetyPolicy: number;
-  exclusionPolicyVersion: number;
-  /** Marks the keyless evaluation collection. */
-  sample?: boolean;
-  scope: string;
-}
+/**
+ * The envelope members other than the records themselves, picked from the schema-derived ProgramList;
+ * `scope` is optional in the published schema but every collection the build or gateway assembles has one.
+ * `sample` marks the keyless evaluation collection.
+ */
+export type ProgramListHead =
+  Pick<ProgramList, 'city' | 'datasetRevision' | 'excludedBySafetyPolicy' | 'exclusionPolicyVersion' | 'sample'>
+  & Required<Pick<ProgramList, 'scope'>>;
 
 /** Joins record bodies into one envelope; `count` is always the number of bodies. */
 export function programListBytes(head: ProgramListHead, bodies: readonly Uint8Array[]): Buffer {
