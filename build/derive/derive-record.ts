@@ -1,6 +1,6 @@
 /** Turns one stored program row into the record the API serves, with everything counted about it. */
 import type { Corpus, LinkCheck, ProgramRow, SourceReview } from '../corpus/corpus-types.ts';
-import { programSchema } from '../contract/program-schema.ts';
+import { programSchema, type Program } from '../contract/program-schema.ts';
 import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
 import { applyCorrections, indexCorrections, recordKey } from './apply-corrections.ts';
 import { createExclusionClassifier, type Exclusion } from './classify-exclusion.ts';
@@ -11,15 +11,12 @@ import { deriveProgramFacets, type ProgramFacets } from './program-facets.ts';
 import { groupBy } from './group-by.ts';
 
 /** A served (or withheld) record: its response bytes, facets and the figures health counts. */
-export interface DerivedRecord {
-  id: string;
-  name: string;
+export interface DerivedRecord extends Pick<Program, 'id' | 'name' | 'url'> {
   exclusion: Exclusion;
   facets: ProgramFacets;
   /** The record serialized through the published Program schema. */
   body: string;
   freshness: Freshness;
-  url: string | null;
   /** Class of the cited page per the latest live check, when there is one. */
   pageClass: 'program' | 'agency' | null;
 }

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../gateway/keys/key-store.ts';
 import { waitForListening } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
+import type { ProgramList } from '../../build/contract/program-list-schema.ts';
 
 const COMPILED_HRA = 'dist/js/scripts/hra.js';
 
@@ -36,7 +37,7 @@ describe('compiled entry (npm run compile)', () => {
     try {
       const { url } = await waitForListening(child, 30_000);
       const response = await fetch(`${url}/api/programs/alpha`, { headers: { 'X-Api-Key': key } });
-      const body = (await response.json()) as { city?: string; programs?: unknown[] };
+      const body = (await response.json()) as Partial<ProgramList>;
       assert.equal(response.status, 200);
       assert.equal(body.city, 'alpha');
       assert.ok(Array.isArray(body.programs) && body.programs.length > 0);

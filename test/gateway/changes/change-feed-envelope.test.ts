@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { changeEventSchema, changeFeedSchema } from '../../../build/contract/change-feed-schema.ts';
+import { changeEventSchema, changeFeedSchema, type ChangeFeed } from '../../../build/contract/change-feed-schema.ts';
 import { createAjv } from '../../../build/corpus/schema-validator.ts';
 import { CHANGE_SCOPE_NOTE, changeFeedEnvelope, type ChangeFeedParts } from '../../../gateway/changes/change-feed-envelope.ts';
 
@@ -43,7 +43,7 @@ describe('changeFeedEnvelope', () => {
   });
 
   it('names the change-event keys in the schema order the build serializes with', () => {
-    const body = JSON.parse(changeFeedEnvelope(parts).toString('utf8')) as { changes: Array<Record<string, unknown>> };
+    const body = JSON.parse(changeFeedEnvelope(parts).toString('utf8')) as ChangeFeed;
     const order = Object.keys(changeEventSchema.properties);
     for (const change of body.changes) {
       const keys = Object.keys(change);
