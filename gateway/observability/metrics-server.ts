@@ -1,6 +1,6 @@
 /** The admin port: `GET /metrics` in the Prometheus text format on a plain node:http server; nothing else. */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../http/listen-on.ts';
 import type { Registry } from 'prom-client';
 import type { GatewayLogger } from './gateway-logger.ts';
 
@@ -38,15 +38,7 @@ export async function startMetricsServer(registry: Registry, options: MetricsSer
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const url = await listenOn(server, options.port, options.host);
   options.log?.info({ metricsUrl: `${url}/metrics` }, `metrics on ${url}/metrics`);
   return {
     url,

@@ -1,7 +1,7 @@
 /** Puts a request listener on a hardened HTTP server and listens, tracking connections for a graceful drain. */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { hardenServer, SERVER_LIMITS } from '../http/harden-server.ts';
+import { listenOn } from '../http/listen-on.ts';
 import { refuseLargeHeaderBlocks } from '../http/refuse-large-header-blocks.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import { trackServerDrain, type ServerDrain } from './drain-server.ts';
@@ -18,14 +18,6 @@ export async function listenGateway(listener: RequestListener, address: { port: 
   const server = createServer(SERVER_LIMITS, refuseLargeHeaderBlocks(listener));
   hardenServer(server, log);
   const drain = trackServerDrain(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.address() as AddressInfo;
-  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-  return { server, drain, url: `http://${host}:${bound.port}` };
+  const url = await listenOn(server, address.port, address.host);
+  return { server, drain, url };
 }
