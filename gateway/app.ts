@@ -1,11 +1,14 @@
 /**
- * The gateway as a Koa app. The middleware order reads like a request's path through the service:
+ * What runs before a route's handler, in order: the gateway as a Koa app, whose middleware order reads like
+ * a request's path through the service:
  * request id -> request log -> request metrics -> snapshot pin -> error renderer -> versioning headers ->
- * request guards (method, URL length, Host) -> routes, where each route carries its own public or licensed
- * access chain (key, tier, scope, rate limit). The log and metrics sit outside the error renderer, so
- * they record the status the client gets.
- * Ahead of it all, createRequestListener puts the fast path for the licensed program routes
- * (gateway/fast-path), which declines to Koa every request it does not answer in full.
+ * request guards (method, URL length, Host) -> routes, where each route runs the access chain of its class
+ * (public: rate limit by address; licensed: key, tier, scope, rate limit; probe: none) and then its
+ * handler (gateway/pipeline/route-chain.ts, registered by routes/register-routes.ts). The log and metrics
+ * sit outside the error renderer, so they record the status the client gets.
+ * Ahead of it all, createRequestListener puts the fast path (gateway/fast-path/serve-fast-path.ts): the
+ * same composed route steps on node:http, in the same order and with the same headers, for the routes
+ * whose answers are precomputed or cached; it declines to Koa every request it does not answer in full.
  * Neither ever listens; gateway/start-gateway.ts does.
  *
  * Query strings are read by one parser, http/parse-query.ts, never by Koa's `ctx.query` (quadratic in
@@ -29,7 +32,7 @@ import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requireHostHeader } from './http/require-host-header.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders, type DeprecationTable } from './http/versioning-headers.ts';
-import { createProgramFastPath } from './fast-path/program-fast-path.ts';
+import { createFastPath } from './fast-path/serve-fast-path.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import { createCollectionFilter } from './programs/filter-collection.ts';
 import { createProgramBodies, type ProgramBodies } from './programs/program-bodies.ts';
@@ -41,7 +44,8 @@ import { logRequests } from './observability/log-requests.ts';
 import { measureRequests } from './observability/measure-requests.ts';
 import type { Infrastructure } from './readiness/evaluate-readiness.ts';
 import { buildOpenApiDocument } from './openapi/build-openapi-document.ts';
-import { registerRoutes } from './routes/register-routes.ts';
+import { composeRoute, type RouteChain } from './pipeline/route-chain.ts';
+import { registerRouteChains } from './routes/register-routes.ts';
 import type { RouteDependencies } from './routes/route-dependencies.ts';
 import type { RouteTable } from './routes/route-entry.ts';
 import { ROUTE_TABLE } from './routes/route-table.ts';
@@ -72,23 +76,23 @@ export interface AppDependencies extends AccessDependencies {
 
 /** Options of createRequestListener. */
 export interface RequestListenerOptions {
-  /** Answer the licensed program routes on node:http ahead of Koa (default); false serves all through Koa. */
+  /** Answer the fast-path routes on node:http ahead of Koa (default); false serves all through Koa. */
   fastPath?: boolean;
 }
 
 /**
- * The server's request listener: the fast path for the licensed program routes, and the Koa app for every
- * request the fast path declines. Both share the instrumented limiter, the metrics and every cache.
+ * The server's request listener: the fast path, and the Koa app for every request the fast path declines.
+ * Both run the same composed routes, so they share the instrumented limiter, the metrics and every cache.
  */
 export function createRequestListener(deps: AppDependencies, options: RequestListenerOptions = {}): RequestListener {
   const shared = sharedParts(deps);
-  const koa = buildApp(deps, shared).callback();
+  const chains = composeRoutes(deps, shared);
+  const koa = buildApp(deps, shared, chains).callback();
   if (options.fastPath === false) return koa;
-  const fastPath = createProgramFastPath({
+  const fastPath = createFastPath({
     snapshots: deps.snapshots,
-    routes: deps.routes ?? ROUTE_TABLE,
-    access: { lookupKey: deps.lookupKey, limiter: shared.limiter, now: deps.now },
-    programBodies: shared.programBodies,
+    chains,
+    trustProxy: deps.trustProxy,
     apiVersion: API_VERSION,
     deprecations: deps.deprecations ?? new Map(),
     log: deps.log,
@@ -117,17 +121,11 @@ function sharedParts(deps: AppDependencies): SharedParts {
   };
 }
 
-function buildApp(deps: AppDependencies, shared: SharedParts): Koa<GatewayState> {
-  // One trusted proxy: only the X-Forwarded-For entry it appended counts; entries before it are client-written.
-  const app = new Koa<GatewayState>({ proxy: deps.trustProxy, maxIpsCount: 1 });
-  // Koa would print errors to stderr on its own; ours are rendered and logged by renderErrors.
-  app.silent = true;
-  const { log, metrics } = deps;
-  const { limiter, lookupKey } = shared;
-  const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
+/** Every route of the table composed once with its access chain and handler (and the handler's caches). */
+function composeRoutes(deps: AppDependencies, shared: SharedParts): RouteChain[] {
   const routes = deps.routes ?? ROUTE_TABLE;
   const routeDeps: RouteDependencies = {
-    access: { lookupKey, limiter, now: deps.now },
+    access: { lookupKey: shared.lookupKey, limiter: shared.limiter, now: deps.now },
     programBodies: shared.programBodies,
     changePageBytes: shared.changePageBytes,
     cursorSecret: deps.cursorSecret,
@@ -136,8 +134,19 @@ function buildApp(deps: AppDependencies, shared: SharedParts): Koa<GatewayState>
     openApiDocument: buildOpenApiDocument(routes),
     now: deps.now,
   };
+  return routes.map((route) => composeRoute(route, routeDeps));
+}
+
+function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly RouteChain[]): Koa<GatewayState> {
+  // One trusted proxy: only the X-Forwarded-For entry it appended counts; entries before it are client-written.
+  const app = new Koa<GatewayState>({ proxy: deps.trustProxy, maxIpsCount: 1 });
+  // Koa would print errors to stderr on its own; ours are rendered and logged by renderErrors.
+  app.silent = true;
+  const { log, metrics } = deps;
+  const { limiter } = shared;
+  const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
   const router = new Router<GatewayState>();
-  registerRoutes(router, routes, routeDeps);
+  registerRouteChains(router, chains);
 
   app.use(requestId());
   app.use(logRequests(log));

@@ -1,16 +1,17 @@
 /**
  * The licensed path of a request, in the spec's order: key, tier, scope, rate limit (STYLE 7). Only a
  * request that passes all four reaches its route; the key is read from the header alone and never logged.
- * The steps are exported one by one for the fast path (gateway/fast-path), which runs the same checks.
+ * Plain functions over a RouteRequest; gateway/pipeline/route-chain.ts composes them for every licensed
+ * route, for the Koa adapter and the fast path alike.
  */
-import type { Middleware } from 'koa';
 import { ApiError } from '../http/api-error.ts';
-import type { GatewayState } from '../http/gateway-state.ts';
 import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
 import type { KeyLookupResult, LicensedKey } from '../keys/key-lookup.ts';
 import { RateLimitStorageError, type LimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
 import { authUnavailable, keyRefusal, limitsUnavailable, rateLimited } from './access-failures.ts';
-import { setRateLimitHeaders } from './rate-limit-headers.ts';
+import { LICENSED_RESPONSE_HEADERS } from '../pipeline/caching-headers.ts';
+import type { HeaderSink, RouteRequest } from '../pipeline/route-exchange.ts';
+import { writeRateLimitHeaders } from './rate-limit-headers.ts';
 
 /** What licensed access needs; passed in, never global. */
 export interface AccessDependencies {
@@ -21,12 +22,7 @@ export interface AccessDependencies {
 }
 
 /** The parts of a request a scope rule may read. */
-export interface ScopeContext {
-  params: Record<string, string | undefined>;
-  /** The raw query string (after `?`); a rule that reads it parses it with parseQuery, bounded. */
-  querystring: string;
-  state: Pick<GatewayState, 'snapshot'>;
-}
+export type ScopeContext = Pick<RouteRequest, 'params' | 'querystring' | 'snapshot'>;
 
 /** What a route asks of the key beyond being valid. */
 export interface ScopeRule {
@@ -39,34 +35,33 @@ export interface ScopeRule {
 }
 
 /**
- * Checks key, tier and scope, then meters the key. Refusals before metering (401, 403) are metered per
- * client address under the public limit, never against any key, so no client can burn another's quota.
+ * Meters an admitted key: writes the rate-limit headers, throws 429 when a window is spent, else writes
+ * the licensed response headers, which every later answer keeps (errors included).
  */
-export function licensedAccess(deps: AccessDependencies, scope: ScopeRule = {}): Middleware<GatewayState> {
-  return async (ctx, next) => {
-    let key: LicensedKey;
-    try {
-      key = await admitKeyWhenLooked(deps, ctx.get('x-api-key') || undefined, scope, ctx as unknown as ScopeContext);
-    } catch (refusal) {
-      if (refusal instanceof ApiError && (refusal.status === 401 || refusal.status === 403 || refusal.status === 400)) {
-        await meterAddress(deps, ctx);
-      }
-      throw refusal;
-    }
-    const decision = await meterKey(deps, key);
-    setRateLimitHeaders(ctx, decision, deps.now());
-    if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
-    ctx.state.key = key;
-    for (const [name, value] of LICENSED_RESPONSE_HEADERS) ctx.set(name, value);
-    await next();
-  };
+export async function meterAdmittedKey(deps: Pick<AccessDependencies, 'limiter' | 'now'>, key: LicensedKey, headers: HeaderSink): Promise<void> {
+  const decision = await meterKey(deps, key);
+  writeRateLimitHeaders(headers, decision, deps.now());
+  if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
+  for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers(name, value);
 }
 
-/** Headers of every admitted licensed response: per-key data is never stored by shared caches. */
-export const LICENSED_RESPONSE_HEADERS: readonly (readonly [string, string])[] = [
-  ['Cache-Control', 'private, no-store'],
-  ['Vary', 'X-Api-Key'],
-];
+/**
+ * Meters a refusal before the key was accepted (401, 403, a trial's 400) per client address under the
+ * public limit, never against any key, so no client can burn another's quota. Throws 429 when the address
+ * is spent, 503 when the limit storage fails; other failures are not metered.
+ */
+export async function meterRefusal(deps: Pick<AccessDependencies, 'limiter' | 'now'>, refusal: unknown, address: string, headers: HeaderSink): Promise<void> {
+  if (!(refusal instanceof ApiError && (refusal.status === 401 || refusal.status === 403 || refusal.status === 400))) return;
+  let decision;
+  try {
+    decision = await deps.limiter.consumePublic(address);
+  } catch (error) {
+    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
+    throw error;
+  }
+  writeRateLimitHeaders(headers, decision, deps.now());
+  if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
+}
 
 /**
  * Key, tier and scope: the licensed key when all pass, else throws the refusal (401, 403, a trial's 400,
@@ -128,16 +123,4 @@ function checkScope(key: LicensedKey, scope: ScopeRule, ctx: ScopeContext): void
   if (!allowedCitySlugs.includes(city)) {
     throw new ApiError(403, 'API_TRIAL_CITY_FORBIDDEN', 'this city is outside the trial key\'s approved cities', { allowedCitySlugs });
   }
-}
-
-async function meterAddress(deps: AccessDependencies, ctx: Parameters<Middleware<GatewayState>>[0]): Promise<void> {
-  let decision;
-  try {
-    decision = await deps.limiter.consumePublic(ctx.ip);
-  } catch (error) {
-    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
-    throw error;
-  }
-  setRateLimitHeaders(ctx, decision, deps.now());
-  if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
 }

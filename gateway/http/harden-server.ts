@@ -12,7 +12,7 @@ import { ApiError } from './api-error.ts';
 import { headersTooLarge, MAX_HEADER_BLOCK_BYTES } from './refuse-large-header-blocks.ts';
 import { MAX_URL_LENGTH } from './reject-long-urls.ts';
 import { requestIdFor } from './request-id.ts';
-import { JSON_CONTENT_TYPE } from './send-json.ts';
+import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 
 /**
  * Options for node:http createServer: header size and the time a client may take to send a request.

@@ -9,7 +9,7 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import { ApiError } from './api-error.ts';
 import { errorResponse } from './render-errors.ts';
 import { requestIdFor } from './request-id.ts';
-import { JSON_CONTENT_TYPE } from './send-json.ts';
+import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 
 /** Most bytes of the request line and header lines, blank line included (README, Hostile input). */
 export const MAX_HEADER_BLOCK_BYTES = 16 * 1024;

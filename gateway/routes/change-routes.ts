@@ -25,7 +25,8 @@ import { readChangePage, type ChangePage } from '../changes/read-change-page.ts'
 import { ApiError } from '../http/api-error.ts';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseQuery } from '../http/parse-query.ts';
-import { sendJson } from '../http/send-json.ts';
+import { jsonReply } from '../pipeline/json-reply.ts';
+import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
 /** Trial keys must name one of their cities in `city` (spec 5.6); the slug is checked before metering. */
@@ -39,15 +40,21 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
   // that fails (a bad cursor, an unknown city) throws before anything is stored.
   const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
 
-  return (ctx) => {
-    const { snapshot } = ctx.state;
-    const query = parseChangeQuery(parseQuery(ctx.querystring));
-    const pageKey = `${snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
+  const pageKeyOf = (request: RouteRequest, query: ChangeQuery) =>
+    `${request.snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
+
+  // A stored page, for the fast path: a page not yet stored costs a storage read, which waits for metering.
+  const atHand = (request: RouteRequest): RouteReply | undefined => {
+    const stored = pages.get(pageKeyOf(request, parseChangeQuery(parseQuery(request.querystring))));
+    return stored === undefined ? undefined : jsonReply(stored);
+  };
+
+  const handle = (request: RouteRequest): RouteReply => {
+    const { snapshot } = request;
+    const query = parseChangeQuery(parseQuery(request.querystring));
+    const pageKey = pageKeyOf(request, query);
     const stored = pages.get(pageKey);
-    if (stored !== undefined) {
-      sendJson(ctx, stored);
-      return;
-    }
+    if (stored !== undefined) return jsonReply(stored);
     if (query.city !== undefined && !snapshot.city(query.city)) {
       throw new ApiError(400, 'UNKNOWN_CITY', `query parameter city '${query.city}' is not a licensed live city`);
     }
@@ -55,7 +62,7 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
     const maxId = snapshot.maxChangeId();
     const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorSecret);
     const page = readStored(() =>
-      readChangePage((request) => snapshot.changes(request), { ...position, city: query.city, sinceMillis: query.sinceMillis, limit: query.limit }),
+      readChangePage((pageRequest) => snapshot.changes(pageRequest), { ...position, city: query.city, sinceMillis: query.sinceMillis, limit: query.limit }),
     );
     const nextCursor = page.hasMore
       ? encodeChangeCursor({ snapshotMaxId: position.snapshotMaxId, beforeId: page.resumeBeforeId, since: query.since, city: query.city ?? null }, deps.cursorSecret)
@@ -71,8 +78,9 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
       note: page.hasMore && page.changes.length < query.limit ? CHANGE_SKIPPED_NOTE : null,
     });
     pages.set(pageKey, body);
-    sendJson(ctx, body);
+    return jsonReply(body);
   };
+  return Object.assign(handle, { atHand });
 };
 
 function resume(query: ChangeQuery, text: string, secret: Buffer): { snapshotMaxId: number; beforeId: number } {

@@ -1,7 +1,7 @@
 /** The licensed city index and counts (spec 4.3); trial keys see only their allowlist. */
-import type { GatewayState } from '../http/gateway-state.ts';
 import { parseQuery } from '../http/parse-query.ts';
-import { sendJson } from '../http/send-json.ts';
+import { jsonReply } from '../pipeline/json-reply.ts';
+import type { RouteRequest } from '../pipeline/route-exchange.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
@@ -25,25 +25,25 @@ function allowedCities(snapshot: Snapshot, slugs: readonly string[]): StoredCity
 }
 
 /** The stored full-scope document for paid keys, or the allowlist (empty outside the live scope) for trials. */
-function citiesInScope(ctx: { state: GatewayState; querystring: string }, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } {
-  const { snapshot, key } = ctx.state;
-  const live = isLiveScope(parseQuery(ctx.querystring).status);
+function citiesInScope(request: RouteRequest, fullDocument: string): { full: Buffer | string } | { cities: StoredCity[] } {
+  const { snapshot, key } = request;
+  const live = isLiveScope(parseQuery(request.querystring).status);
   if (live && key?.cities === null) return { full: snapshot.document(fullDocument)?.body ?? '' };
   return { cities: allowedCities(snapshot, live ? (key?.cities ?? []) : []) };
 }
 
 /** The licensed city index. */
-export const cityIndexHandler: RouteHandlerFactory = () => (ctx) => {
-  const result = citiesInScope(ctx, DOCUMENT.cities);
-  if ('full' in result) return sendJson(ctx, result.full);
+export const cityIndexHandler: RouteHandlerFactory = () => (request) => {
+  const result = citiesInScope(request, DOCUMENT.cities);
+  if ('full' in result) return jsonReply(result.full);
   const bodies = result.cities.map((city) => city.cityBody);
-  sendJson(ctx, `{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${ctx.state.snapshot.revision}"}`);
+  return jsonReply(`{"cities":[${bodies.join(',')}],"count":${bodies.length},"datasetRevision":"${request.snapshot.revision}"}`);
 };
 
 /** The licensed cities with their program counts. */
-export const cityCountsHandler: RouteHandlerFactory = () => (ctx) => {
-  const result = citiesInScope(ctx, DOCUMENT.cityCounts);
-  if ('full' in result) return sendJson(ctx, result.full);
+export const cityCountsHandler: RouteHandlerFactory = () => (request) => {
+  const result = citiesInScope(request, DOCUMENT.cityCounts);
+  if ('full' in result) return jsonReply(result.full);
   const total = result.cities.reduce((sum, city) => sum + city.programCount, 0);
-  sendJson(ctx, `{"cities":[${result.cities.map((city) => city.countsBody).join(',')}],"count":${result.cities.length},"datasetRevision":"${ctx.state.snapshot.revision}","totalPrograms":${total}}`);
+  return jsonReply(`{"cities":[${result.cities.map((city) => city.countsBody).join(',')}],"count":${result.cities.length},"datasetRevision":"${request.snapshot.revision}","totalPrograms":${total}}`);
 };

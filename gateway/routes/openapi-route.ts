@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 description (spec 1.3, 4.2, 4.4), serialized once, served with a strong ETag. */
 import { createHash } from 'node:crypto';
-import { sendCacheable } from '../http/send-json.ts';
+import { cacheableReply } from '../pipeline/json-reply.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
 /**
@@ -10,5 +10,5 @@ import type { RouteHandlerFactory } from './route-entry.ts';
 export const openApiHandler: RouteHandlerFactory = (deps) => {
   const body = Buffer.from(JSON.stringify(deps.openApiDocument));
   const document = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
-  return (ctx) => sendCacheable(ctx, document);
+  return (request) => cacheableReply(request, document);
 };

@@ -8,7 +8,7 @@
  */
 import { REVISION_PATTERN } from '../../build/contract/api-version.ts';
 import { ApiError } from '../http/api-error.ts';
-import { sendJson } from '../http/send-json.ts';
+import { jsonReply } from '../pipeline/json-reply.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
 /** The body of a successful probe. */
@@ -23,16 +23,17 @@ export const probeStatusSchema = {
 } as const;
 
 /** The liveness probe. */
-export const livenessHandler: RouteHandlerFactory = () => (ctx) => {
-  ctx.set('Cache-Control', 'no-cache');
-  sendJson(ctx, '{"status":"alive"}');
-};
+export const livenessHandler: RouteHandlerFactory = () => () => jsonReply('{"status":"alive"}');
 
 /** The readiness probe. */
-export const readinessProbeHandler: RouteHandlerFactory = (deps) => (ctx) => {
-  if (deps.isDraining()) {
-    throw new ApiError(503, 'SHUTTING_DOWN', 'this gateway is draining before it exits; send new requests to another instance', { retryAfter: 1 });
-  }
-  ctx.set('Cache-Control', 'no-cache');
-  sendJson(ctx, JSON.stringify({ status: 'ready', datasetRevision: ctx.state.snapshot.revision }));
+export const readinessProbeHandler: RouteHandlerFactory = (deps) => {
+  // One body per revision: the probe is polled, and the revision changes only with a swap.
+  let last: { revision: string; body: string } | undefined;
+  return ({ snapshot }) => {
+    if (deps.isDraining()) {
+      throw new ApiError(503, 'SHUTTING_DOWN', 'this gateway is draining before it exits; send new requests to another instance', { retryAfter: 1 });
+    }
+    if (last?.revision !== snapshot.revision) last = { revision: snapshot.revision, body: JSON.stringify({ status: 'ready', datasetRevision: snapshot.revision }) };
+    return jsonReply(last.body);
+  };
 };

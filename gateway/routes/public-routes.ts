@@ -1,8 +1,11 @@
-/** Handlers of the keyless dataset routes (spec 4.2): the sample, both schemas, health, readiness and the report artifacts. */
+/**
+ * Handlers of the keyless dataset routes (spec 4.2): the sample, both schemas, health, readiness and the
+ * report artifacts. Their Cache-Control is their route table entry's `caching` policy.
+ */
 import type { ReportName } from '../../build/contract/report-artifact-schema.ts';
 import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
-import { sendCacheable, sendJson } from '../http/send-json.ts';
+import { cacheableReply, jsonReply } from '../pipeline/json-reply.ts';
 import { createReadinessEvaluator } from '../readiness/evaluate-readiness.ts';
 import type { Snapshot, StoredDocument } from '../snapshot/open-snapshot.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
@@ -22,7 +25,7 @@ function readinessOf(deps: RouteDependencies): (snapshot: Snapshot) => string {
 
 /** A stored document on the ETag allowlist, or a 503 when the revision lacks it. */
 function storedDocumentHandler(name: string): RouteHandlerFactory {
-  return () => (ctx) => sendCacheable(ctx, storedOr503(ctx.state.snapshot, name));
+  return () => (request) => cacheableReply(request, storedOr503(request.snapshot, name));
 }
 
 /** The keyless sample collection. */
@@ -38,34 +41,28 @@ export const exportSchemaHandler = storedDocumentHandler(DOCUMENT.exportSchema);
 export const healthHandler: RouteHandlerFactory = (deps) => {
   const readiness = readinessOf(deps);
   let lastHealth: { head: Buffer; live: string; body: Buffer } | undefined;
-  return (ctx) => {
-    const { snapshot } = ctx.state;
+  return ({ snapshot }) => {
     const head = storedOr503(snapshot, DOCUMENT.healthHead).body;
     const tail = storedOr503(snapshot, DOCUMENT.healthTail).body;
-    ctx.set('Cache-Control', 'no-cache');
     // Requests in the same millisecond get the same bytes: concatenating the whole document per request
     // drove the gateway's RSS peak under load (issue 6; figures in BENCHMARKS.md).
     const live = readiness(snapshot);
     if (lastHealth?.head !== head || lastHealth.live !== live) lastHealth = { head, live, body: Buffer.concat([head, Buffer.from(live), tail]) };
-    sendJson(ctx, lastHealth.body);
+    return jsonReply(lastHealth.body);
   };
 };
 
 /** The paid-licensing readiness gate, evaluated per request. */
 export const readinessHandler: RouteHandlerFactory = (deps) => {
   const readiness = readinessOf(deps);
-  return (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    sendJson(ctx, readiness(ctx.state.snapshot));
-  };
+  return ({ snapshot }) => jsonReply(readiness(snapshot));
 };
 
 /** One frozen report artifact; spec 4.2: one not yet available is a 503, never an empty document. */
 export function reportHandler(name: ReportName): RouteHandlerFactory {
-  return () => (ctx) => {
-    const stored = ctx.state.snapshot.document(DOCUMENT.report(name));
+  return () => ({ snapshot }) => {
+    const stored = snapshot.document(DOCUMENT.report(name));
     if (!stored) throw new ApiError(503, 'ARTIFACT_UNAVAILABLE', `the ${name} artifact is not available`);
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    sendJson(ctx, stored.body);
+    return jsonReply(stored.body);
   };
 }

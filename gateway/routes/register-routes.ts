@@ -1,24 +1,53 @@
-/** Registers the routes of a route table with @koa/router, each behind the access chain of its class. */
+/**
+ * The Koa adapter of the route pipeline: registers every route of a route table with @koa/router, each as
+ * one middleware that builds a RouteRequest from Koa's context, runs the route's steps
+ * (gateway/pipeline/route-chain.ts) and writes the RouteReply back. Koa's own middleware before it
+ * (gateway/app.ts) renders whatever a step throws.
+ */
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { licensedAccess } from '../access/licensed-access.ts';
-import { publicAccess } from '../access/public-access.ts';
 import type { GatewayState } from '../http/gateway-state.ts';
+import { composeRoute, runRoute, type RouteChain } from '../pipeline/route-chain.ts';
+import type { HeaderSink, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
-import type { RouteEntry, RouteTable } from './route-entry.ts';
-
-/** The middleware a route's access class puts before its handler (STYLE 7): metering, and for licensed routes key, tier and scope. */
-function accessChain(route: RouteEntry, deps: RouteDependencies): Middleware<GatewayState>[] {
-  switch (route.access) {
-    case 'public': return [publicAccess({ limiter: deps.access.limiter, now: deps.now })];
-    case 'licensed': return [licensedAccess(deps.access, route.scope)];
-    case 'probe': return [];
-  }
-}
+import type { RouteTable } from './route-entry.ts';
 
 /** Registers every route in table order, which decides between overlapping templates. */
 export function registerRoutes(router: Router<GatewayState>, routes: RouteTable, deps: RouteDependencies): void {
-  for (const route of routes) {
-    router.register(route.path, [...route.methods], [...accessChain(route, deps), route.handler(deps)]);
-  }
+  registerRouteChains(router, routes.map((route) => composeRoute(route, deps)));
+}
+
+/** Registers routes already composed (the app shares them with the fast path, and so every cache). */
+export function registerRouteChains(router: Router<GatewayState>, chains: readonly RouteChain[]): void {
+  for (const chain of chains) router.register(chain.route.path, [...chain.route.methods], [koaRoute(chain)]);
+}
+
+/** One route as Koa middleware. */
+function koaRoute(chain: RouteChain): Middleware<GatewayState> {
+  return async (ctx) => {
+    const request: RouteRequest = {
+      method: ctx.method,
+      params: (ctx as { params?: RouteRequest['params'] }).params ?? {},
+      querystring: ctx.querystring,
+      snapshot: ctx.state.snapshot,
+      header: (name) => ctx.get(name),
+      clientAddress: () => ctx.ip,
+    };
+    const setHeader: HeaderSink = (name, value) => ctx.set(name, value);
+    let reply;
+    try {
+      reply = await runRoute(chain, request, setHeader);
+    } finally {
+      // The request line names the key once it was metered, whatever the handler then answered.
+      if (request.key !== undefined) ctx.state.key = request.key;
+    }
+    for (const [name, value] of reply.headers ?? []) ctx.set(name, value);
+    for (const [name, value] of chain.successHeaders) ctx.set(name, value);
+    if (reply.status === 304) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json';
+    ctx.body = reply.body;
+  };
 }

@@ -1,15 +1,13 @@
 /** The shape of one entry of the route table (route-table.ts) and what its handler is given. */
-import type { Middleware } from 'koa';
 import type { ScopeRule } from '../access/licensed-access.ts';
 import type { ErrorCode } from '../http/api-error.ts';
-import type { GatewayState } from '../http/gateway-state.ts';
 import type { ParameterComponent } from '../openapi/openapi-parameters.ts';
 import type { SuccessCaching } from '../openapi/openapi-responses.ts';
 import type { SchemaComponent } from '../openapi/openapi-schemas.ts';
-import type { ProgramBodies } from '../programs/program-bodies.ts';
-import type { Snapshot } from '../snapshot/open-snapshot.ts';
-import type { ProgramFilters } from '../programs/parse-program-filters.ts';
+import type { RouteHandler } from '../pipeline/route-exchange.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
+
+export type { PathParameters } from '../pipeline/route-exchange.ts';
 
 /**
  * How a route is reached: `public` is keyless and metered per client address; `licensed` needs a key and
@@ -17,18 +15,8 @@ import type { RouteDependencies } from './route-dependencies.ts';
  */
 export type AccessClass = 'public' | 'licensed' | 'probe';
 
-/** Builds a route's Koa handler once per app, from the dependencies every handler shares. */
-export type RouteHandlerFactory = (deps: RouteDependencies) => Middleware<GatewayState>;
-
-/** Path parameters as @koa/router hands them to a handler. */
-export type PathParameters = Record<string, string | undefined>;
-
-/**
- * The body of a route the fast path may answer ahead of Koa: synchronous, throws (an ApiError) for any
- * request it would refuse, so the fast path can decline it to Koa untouched. `filters` parses the query
- * string only when the route reads it.
- */
-export type FastAnswer = (bodies: ProgramBodies, snapshot: Snapshot, params: PathParameters, filters: () => ProgramFilters) => Buffer;
+/** Builds a route's handler once per app, from the dependencies every handler shares. */
+export type RouteHandlerFactory = (deps: RouteDependencies) => RouteHandler;
 
 /** The documentation of a route's one operation, for the OpenAPI `paths` (openapi/openapi-paths.ts). */
 export interface RouteOperation {
@@ -60,8 +48,11 @@ export interface RouteEntry {
   /** The success response's caching policy (spec 4.4): `cacheable` is the ETag allowlist. */
   caching: SuccessCaching;
   handler: RouteHandlerFactory;
-  /** Set when the fast path answers the route ahead of Koa, with the body it sends. */
-  fastAnswer?: FastAnswer;
+  /**
+   * Set when the fast path may answer the route ahead of Koa: its handler is synchronous and cheap before
+   * metering (precomputed or cached bytes, a bounded query parse), or says through `atHand` when it is not.
+   */
+  fastPath?: true;
   operation: RouteOperation;
 }
 

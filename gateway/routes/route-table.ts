@@ -2,12 +2,16 @@
  * The route table: every route of the gateway, once (STYLE 23). From it come the @koa/router registrations
  * (register-routes.ts), the fast path's matcher (gateway/fast-path/route-matcher.ts), the OpenAPI `paths`
  * (gateway/openapi/openapi-paths.ts) and the route lists of the tests. Each entry says how the route is
- * reached (access class and scope rule), how its success is cached, which handler answers it, whether the
- * fast path may answer it first, and what it documents: its own statuses and error codes (the statuses
+ * reached (access class and scope rule), how its success is cached (the runtime Cache-Control and the
+ * OpenAPI headers both come from `caching`), which handler answers it, whether the fast path may answer it
+ * first, and what it documents: its own statuses and error codes (the statuses
  * every route of an access class shares are added by the OpenAPI generator).
  *
- * What runs before a handler is written once, in gateway/app.ts: request id -> request log -> metrics ->
- * snapshot pin -> error renderer -> versioning headers -> request guards -> the route's access chain.
+ * What runs before a handler is written once: request id -> request log -> metrics -> snapshot pin -> error
+ * renderer -> versioning headers -> request guards (gateway/app.ts) -> the route's access chain by its class
+ * (gateway/pipeline/route-chain.ts). Handlers are plain functions from a RouteRequest to a RouteReply
+ * (gateway/pipeline/route-exchange.ts); the Koa adapter (register-routes.ts) and the fast path
+ * (gateway/fast-path/serve-fast-path.ts) run the same composed steps.
  *
  * Order matters only where templates overlap: a literal path comes before the template it would match
  * (`/api/programs/national` before `/api/programs/:city`), for the router and the fast path alike. The
@@ -24,7 +28,7 @@ import { cityCountsHandler, cityIndexHandler } from './city-routes.ts';
 import { openApiHandler } from './openapi-route.ts';
 import { livenessHandler, probeStatusSchema, readinessProbeHandler } from './probe-routes.ts';
 import {
-  cityCollectionHandler, defaultCollectionHandler, nationalCollectionHandler, PROGRAM_ANSWERS, PROGRAM_SCOPES, recordHandler,
+  cityCollectionHandler, defaultCollectionHandler, nationalCollectionHandler, PROGRAM_SCOPES, recordHandler,
 } from './program-routes.ts';
 import {
   exportSchemaHandler, healthHandler, programSchemaHandler, readinessHandler, reportHandler, sampleHandler,
@@ -62,6 +66,7 @@ function reportRoute(name: ReportName): RouteEntry {
     access: 'public',
     caching: 'report',
     handler: reportHandler(name),
+    fastPath: true,
     operation: {
       operationId: report.operationId,
       tag: 'reports',
@@ -83,6 +88,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'cacheable',
     handler: sampleHandler,
+    fastPath: true,
     operation: {
       operationId: 'getSample',
       tag: 'sample',
@@ -98,6 +104,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'revalidate',
     handler: healthHandler,
+    fastPath: true,
     operation: {
       operationId: 'getDatasetHealth',
       tag: 'dataset',
@@ -113,6 +120,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'revalidate',
     handler: readinessHandler,
+    fastPath: true,
     operation: {
       operationId: 'getDataReadiness',
       tag: 'dataset',
@@ -127,6 +135,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'cacheable',
     handler: programSchemaHandler,
+    fastPath: true,
     operation: {
       operationId: 'getProgramSchema',
       tag: 'dataset',
@@ -142,6 +151,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'cacheable',
     handler: exportSchemaHandler,
+    fastPath: true,
     operation: {
       operationId: 'getExportSchema',
       tag: 'dataset',
@@ -157,6 +167,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'public',
     caching: 'cacheable',
     handler: openApiHandler,
+    fastPath: true,
     operation: {
       operationId: 'getOpenApiDocument',
       tag: 'meta',
@@ -172,6 +183,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: {},
     caching: 'licensed',
     handler: cityIndexHandler,
+    fastPath: true,
     operation: {
       operationId: 'listCities',
       tag: 'cities',
@@ -189,6 +201,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: {},
     caching: 'licensed',
     handler: cityCountsHandler,
+    fastPath: true,
     operation: {
       operationId: 'getCityCounts',
       tag: 'cities',
@@ -206,7 +219,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: PROGRAM_SCOPES.defaultCollection,
     caching: 'licensed',
     handler: defaultCollectionHandler,
-    fastAnswer: PROGRAM_ANSWERS.defaultCollection,
+    fastPath: true,
     operation: {
       operationId: 'listDefaultCityPrograms',
       tag: 'programs',
@@ -225,7 +238,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: PROGRAM_SCOPES.nationalCollection,
     caching: 'licensed',
     handler: nationalCollectionHandler,
-    fastAnswer: PROGRAM_ANSWERS.nationalCollection,
+    fastPath: true,
     operation: {
       operationId: 'listNationalPrograms',
       tag: 'programs',
@@ -244,7 +257,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: PROGRAM_SCOPES.cityCollection,
     caching: 'licensed',
     handler: cityCollectionHandler,
-    fastAnswer: PROGRAM_ANSWERS.cityCollection,
+    fastPath: true,
     operation: {
       operationId: 'listCityPrograms',
       tag: 'programs',
@@ -263,7 +276,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: PROGRAM_SCOPES.record,
     caching: 'licensed',
     handler: recordHandler,
-    fastAnswer: PROGRAM_ANSWERS.record,
+    fastPath: true,
     operation: {
       operationId: 'getProgram',
       tag: 'programs',
@@ -286,6 +299,7 @@ export const ROUTE_TABLE: RouteTable = [
     scope: CHANGE_FEED_SCOPE,
     caching: 'licensed',
     handler: changeFeedHandler,
+    fastPath: true,
     operation: {
       operationId: 'listChanges',
       tag: 'changes',
@@ -314,6 +328,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'probe',
     caching: 'revalidate',
     handler: livenessHandler,
+    fastPath: true,
     operation: {
       operationId: 'getLiveness',
       tag: 'operations',
@@ -328,6 +343,7 @@ export const ROUTE_TABLE: RouteTable = [
     access: 'probe',
     caching: 'revalidate',
     handler: readinessProbeHandler,
+    fastPath: true,
     operation: {
       operationId: 'getReadiness',
       tag: 'operations',

@@ -1,0 +1,182 @@
+/**
+ * The fast path: the node:http adapter of the route pipeline, ahead of Koa. For every route whose table
+ * entry sets `fastPath` (the program routes, cities and counts, stored change pages, the sample, schemas,
+ * reports, OpenAPI document, health, readiness and the probes: bodies that are precomputed or cached) it
+ * runs the same composed steps (gateway/pipeline/route-chain.ts) as the Koa adapter, over the same
+ * RouteChain objects and so the same caches, and writes the same bytes: Koa with @koa/router costs a large
+ * share of the ceiling for a precomputed body before any gateway work (BENCHMARKS.md).
+ *
+ * It takes only requests it can answer in full. It declines, before anything is metered, logged or
+ * written, and so before any work Koa would redo but the synchronous key check and the handler's read of
+ * cached bytes: an unusual request line (another method, no Host, a long URL, a path the table's plain
+ * patterns do not match: an encoded slug, a trailing slash), a deprecated route, a licensed request
+ * without a key or with a key the lookup cannot admit at once, and any handler refusal (a 404, a bad
+ * filter) or answer not at hand (a change page not stored yet). Koa then answers it exactly as before.
+ * Once a request is metered it is the fast path's: its reply, or the 429 or 503 metering decides,
+ * rendered by `errorResponse` as the Koa chain renders it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../http/api-error.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { errorResponse } from '../http/render-errors.ts';
+import { MAX_URL_LENGTH } from '../http/reject-long-urls.ts';
+import { requestIdFor } from '../http/request-id.ts';
+import type { DeprecationTable } from '../http/versioning-headers.ts';
+import type { LicensedKey } from '../keys/key-lookup.ts';
+import type { GatewayLogger } from '../observability/gateway-logger.ts';
+import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
+import { logRequestLine } from '../observability/log-requests.ts';
+import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
+import type { RouteChain } from '../pipeline/route-chain.ts';
+import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
+import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import { compileRouteMatcher } from './route-matcher.ts';
+
+/** What the fast path uses; the same objects the Koa app is given. */
+export interface FastPathDependencies {
+  snapshots: SnapshotHolder;
+  /** The app's composed routes, shared with Koa; the fast path takes those whose entry sets `fastPath`. */
+  chains: readonly RouteChain[];
+  /** Take client addresses from X-Forwarded-For, as the Koa app does. */
+  trustProxy: boolean;
+  apiVersion: string;
+  deprecations: DeprecationTable;
+  log: GatewayLogger;
+  metrics?: GatewayMetrics;
+}
+
+/** Answers the request and returns true, or returns false having done nothing, for Koa to answer. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/** A fast route with the headers of its success that never change between requests, flattened once. */
+interface FastRoute {
+  chain: RouteChain;
+  /** The entry's caching headers, then Content-Type: every success of the route sends these. */
+  successTail: readonly string[];
+}
+
+/** An admitted, answered request waiting for its meter. */
+interface Answered {
+  request: IncomingMessage;
+  response: ServerResponse;
+  fast: FastRoute;
+  routeRequest: RouteRequest;
+  key: LicensedKey | undefined;
+  reply: RouteReply;
+  revision: string;
+  started: number;
+}
+
+/** Creates the fast path of one gateway process. */
+export function createFastPath(deps: FastPathDependencies): FastPath {
+  const { snapshots, log, metrics } = deps;
+  const fastRoutes = new Map<string, FastRoute>();
+  for (const chain of deps.chains) {
+    if (chain.route.fastPath !== true) continue;
+    fastRoutes.set(chain.route.path, { chain, successTail: [...chain.successHeaders.flat(), 'Content-Type', JSON_CONTENT_TYPE] });
+  }
+  const matchRoute = compileRouteMatcher([...fastRoutes.values()].map((fast) => fast.chain.route));
+  // The revision header of successes, built once per revision rather than per request.
+  let revisionHeader: { revision: string; pair: readonly string[] } = { revision: '', pair: [] };
+  const revisionPair = (revision: string) => {
+    if (revisionHeader.revision !== revision) revisionHeader = { revision, pair: ['X-Dataset-Revision', revision] };
+    return revisionHeader.pair;
+  };
+
+  const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
+    const method = request.method ?? 'GET';
+    logRequestLine(log, { requestId, method, route, status, started, key }, { fastPath: true });
+    metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
+  };
+
+  const sendError = (response: ServerResponse, head: boolean, caught: unknown, before: string[]) => {
+    const error = errorResponse(caught);
+    const headers = [...before, 'Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(error.body))];
+    for (const [name, value] of error.headers) headers.push(name, value);
+    response.writeHead(error.status, headers);
+    response.end(head ? undefined : error.body);
+    return error.status;
+  };
+
+  /** Meters the answered request, then sends its reply, or metering's 429 or 503; never rejects. */
+  const meterAndSend = async (answered: Answered) => {
+    const { request, response, fast, reply } = answered;
+    const head = request.method === 'HEAD';
+    const requestId = requestIdFor(request.headers['x-request-id']);
+    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
+    let status: number;
+    let served: LicensedKey | undefined;
+    try {
+      await fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
+      for (const [name, value] of reply.headers ?? []) headers.push(name, value);
+      if (reply.status === 200) {
+        const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
+        headers.push(...fast.successTail, 'Content-Length', String(length), ...revisionPair(answered.revision));
+        response.writeHead(200, headers);
+        response.end(head ? undefined : reply.body);
+      } else {
+        headers.push(...fast.chain.successHeaders.flat(), ...revisionPair(answered.revision));
+        response.writeHead(304, headers);
+        response.end();
+      }
+      status = reply.status;
+      served = answered.key;
+    } catch (error) {
+      if (!(error instanceof ApiError)) log.error({ err: error, requestId, path: (request.url ?? '').split('?')[0] }, 'unexpected error');
+      if (response.headersSent) {
+        response.destroy();
+        status = 500;
+      } else {
+        status = sendError(response, head, error, headers);
+      }
+    }
+    finish(request, fast.chain.route.path, requestId, status, answered.started, served);
+  };
+
+  return function fastPath(request, response) {
+    const started = performance.now();
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = request.url ?? '';
+    if (url.length > MAX_URL_LENGTH || request.headers.host === undefined) return false;
+    const queryAt = url.indexOf('?');
+    const matched = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+    if (matched === undefined || deps.deprecations.has(matched.route.path)) return false;
+    const fast = fastRoutes.get(matched.route.path);
+    if (fast === undefined) return false;
+    const { chain } = fast;
+    // A keyless licensed request is refused; the refusal is Koa's to render and meter.
+    if (chain.route.access === 'licensed' && !request.headers['x-api-key']) return false;
+
+    // Everything up to the meter is synchronous and side-effect free: a refusal or a miss goes to Koa whole.
+    const lease = snapshots.acquire();
+    const { snapshot } = lease;
+    const routeRequest: RouteRequest = {
+      method,
+      params: matched.params,
+      querystring: queryAt === -1 ? '' : url.slice(queryAt + 1),
+      snapshot,
+      header: (name) => {
+        const value = request.headers[name];
+        return typeof value === 'string' ? value : '';
+      },
+      clientAddress: () => clientAddress(request, deps.trustProxy),
+    };
+    let key: LicensedKey | undefined;
+    let reply: RouteReply | undefined;
+    try {
+      key = chain.admitAtOnce(routeRequest);
+      if (key !== undefined) routeRequest.key = key;
+      const { handler } = chain;
+      reply = handler.atHand === undefined ? handler(routeRequest) : handler.atHand(routeRequest);
+    } catch {
+      return false;
+    } finally {
+      lease.release();
+    }
+    if (reply === undefined) return false;
+
+    void meterAndSend({ request, response, fast, routeRequest, key, reply, revision: snapshot.revision, started });
+    return true;
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The steps of one route, once a request has passed what every request passes (request id, log, metrics,
+ * snapshot pin, error rendering, versioning headers, request guards: gateway/app.ts): the access chain of
+ * the route's class (key, tier, scope, rate limit; STYLE 7), then its handler. Plain functions over
+ * gateway/pipeline/route-exchange.ts, which the two adapters run:
+ * - Koa (gateway/routes/register-routes.ts) runs `runRoute`: admit, meter, answer.
+ * - The fast path (gateway/fast-path/serve-fast-path.ts) runs `admitAtOnce` and the handler first, both
+ *   synchronous and free of side effects, so a request it cannot answer is declined to Koa untouched; then
+ *   `meter`. The reply is the same, because a handler reads only the request and the pinned snapshot.
+ */
+import { admitKey, admitKeyWhenLooked, meterAdmittedKey, meterRefusal, type AccessDependencies } from '../access/licensed-access.ts';
+import { meterPublic } from '../access/public-access.ts';
+import type { LicensedKey } from '../keys/key-lookup.ts';
+import type { RouteDependencies } from '../routes/route-dependencies.ts';
+import type { RouteEntry } from '../routes/route-entry.ts';
+import { successCachingHeaders } from './caching-headers.ts';
+import type { HeaderList, HeaderSink, RouteHandler, RouteReply, RouteRequest } from './route-exchange.ts';
+
+/** One route's steps, composed once per app from its table entry. */
+export interface RouteChain {
+  readonly route: RouteEntry;
+  /** Key, tier and scope: the admitted key of a licensed route, undefined on keyless ones. Throws the refusal. */
+  admit(request: RouteRequest): Promise<LicensedKey | undefined>;
+  /** `admit` without waiting: throws as well when the key lookup would wait on a remote key store. */
+  admitAtOnce(request: RouteRequest): LicensedKey | undefined;
+  /** Meters an admitted request (writing the rate-limit and licensed headers); throws 429 or 503. */
+  meter(request: RouteRequest, key: LicensedKey | undefined, headers: HeaderSink): Promise<void>;
+  /** Meters what `admit` refused (per client address), then the refusal is rendered. */
+  meterRefusal(request: RouteRequest, refusal: unknown, headers: HeaderSink): Promise<void>;
+  readonly handler: RouteHandler;
+  /** Caching headers of a success, after the handler's own: from the entry's `caching`, built once. */
+  readonly successHeaders: HeaderList;
+}
+
+const keyHeader = (request: RouteRequest) => request.header('x-api-key') || undefined;
+
+/** Composes a route's access chain, by its class, with its handler. */
+export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteChain {
+  const access: AccessDependencies = deps.access;
+  const handler = route.handler(deps);
+  const successHeaders = successCachingHeaders(route.caching);
+  const scope = route.scope ?? {};
+  switch (route.access) {
+    case 'licensed':
+      return {
+        route, handler, successHeaders,
+        admit: (request) => admitKeyWhenLooked(access, keyHeader(request), scope, request),
+        admitAtOnce: (request) => admitKey(access, keyHeader(request), scope, request),
+        meter: (_request, key, headers) => {
+          if (key === undefined) throw new Error(`route ${route.path}: a licensed request reached metering without a key`);
+          return meterAdmittedKey(access, key, headers);
+        },
+        meterRefusal: (request, refusal, headers) => meterRefusal(access, refusal, request.clientAddress(), headers),
+      };
+    case 'public':
+      return {
+        route, handler, successHeaders,
+        admit: async () => undefined,
+        admitAtOnce: () => undefined,
+        meter: (request, _key, headers) => meterPublic(access, request.clientAddress(), headers),
+        meterRefusal: async () => undefined,
+      };
+    case 'probe':
+      // Never metered: a health checker polling them can neither exhaust a limit nor be refused by one.
+      return {
+        route, handler, successHeaders,
+        admit: async () => undefined,
+        admitAtOnce: () => undefined,
+        meter: async () => undefined,
+        meterRefusal: async () => undefined,
+      };
+  }
+}
+
+/** Runs a route's steps in the documented order: admit (metering a refusal), meter, answer. */
+export async function runRoute(chain: RouteChain, request: RouteRequest, headers: HeaderSink): Promise<RouteReply> {
+  let key: LicensedKey | undefined;
+  try {
+    key = await chain.admit(request);
+  } catch (refusal) {
+    await chain.meterRefusal(request, refusal, headers);
+    throw refusal;
+  }
+  await chain.meter(request, key, headers);
+  if (key !== undefined) request.key = key;
+  return chain.handler(request);
+}

@@ -1,0 +1,52 @@
+/**
+ * The two small values every route step and handler works on, so that none of them knows Koa or
+ * node:http: a RouteRequest in, a RouteReply out. The Koa adapter (gateway/routes/register-routes.ts) and
+ * the fast path (gateway/fast-path/serve-fast-path.ts) each build the request from their own request
+ * object and write the reply back; gateway/pipeline/route-chain.ts runs the steps between.
+ */
+import type { LicensedKey } from '../keys/key-lookup.ts';
+import type { Snapshot } from '../snapshot/open-snapshot.ts';
+
+/** Path parameters as the router matched them (`:city` -> `params.city`). */
+export type PathParameters = Record<string, string | undefined>;
+
+/** Response headers as name-value pairs, in the order they are sent. */
+export type HeaderList = readonly (readonly [string, string])[];
+
+/** Where a step writes a response header it decides before the reply exists (the rate-limit fields). */
+export type HeaderSink = (name: string, value: string) => void;
+
+/** What a route step may read of a request. */
+export interface RouteRequest {
+  readonly method: string;
+  readonly params: PathParameters;
+  /** The raw query string (after `?`); a step that reads it parses it with http/parse-query.ts, bounded. */
+  readonly querystring: string;
+  /** The snapshot pinned for this request: a hot swap never changes it midway. */
+  readonly snapshot: Snapshot;
+  /** A request header by lower-case name, or '' when absent (as Koa's `ctx.get`). */
+  header(name: string): string;
+  /** The client address metering counts (X-Forwarded-For only behind a trusted proxy). */
+  clientAddress(): string;
+  /** The key the licensed access step admitted and metered; unset on keyless routes. */
+  key?: LicensedKey;
+}
+
+/**
+ * A route's answer. A 200 carries JSON bytes; a 304 (a matching `If-None-Match` on the ETag allowlist)
+ * carries none. `headers` are the handler's own (an `ETag`); caching and versioning headers are the
+ * pipeline's, from the route table entry and the served revision.
+ */
+export type RouteReply =
+  | { readonly status: 200; readonly body: Buffer | string; readonly headers?: HeaderList }
+  | { readonly status: 304; readonly headers: HeaderList };
+
+/** A route's handler: a plain function from the request to its reply; it throws an ApiError to refuse. */
+export interface RouteHandler {
+  (request: RouteRequest): RouteReply;
+  /**
+   * The reply when it is already at hand (a stored page), else undefined; for the fast path, which answers
+   * ahead of Koa only what costs no storage work. Handlers without it are at hand in full (precomputed bytes).
+   */
+  readonly atHand?: (request: RouteRequest) => RouteReply | undefined;
+}
