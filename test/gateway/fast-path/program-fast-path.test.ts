@@ -3,6 +3,8 @@
  * and one frozen clock, one with the fast path and one without, get the same requests in the same order.
  * Every answer must match byte for byte (status, every header but Date, body) and so must the log line;
  * and the fast path must have answered the requests it is meant to take, or the comparison proves nothing.
+ * The program routes are walked first, then every other route the fast path takes (keyless documents with
+ * their 304s, health and readiness, the probes, cities and counts, stored change pages).
  */
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -23,6 +25,9 @@ import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
 const NOW = Date.parse('2026-11-21T12:00:30.000Z');
+
+// One cursor secret, so both gateways sign the same change-feed cursors.
+const CURSOR_SECRET = 'fast-path-differential-cursor-secret-01';
 
 // The nonprofit key runs out within the walk, so the fast path's 429 is compared too.
 const LIMITS = {
@@ -46,14 +51,25 @@ const QUERIES = ['', '?', '?type=grant', '?income=low', '?project=roof', '?proje
   // Past the query bound (gateway/http/parse-query.ts): the fast path declines it, Koa answers the 400.
   `?${Array.from({ length: 40 }, () => 'a').join('&')}`, `?${Array.from({ length: 33 }, (_, index) => `p${index}=1`).join('&')}`];
 
+// The keyless and city routes, with queries each reads (and refuses), and the change feed's pages.
+const CACHEABLE_PATHS = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json'];
+const OTHER_PATHS = [
+  ...CACHEABLE_PATHS, '/api/sample?anything=1', '/api/dataset/health', '/api/data/readiness', '/healthz', '/readyz',
+  '/api/dataset/reports/fact-audit-latest', '/api/dataset/reports/state-home-improvement-2026',
+  '/api/cities', '/api/cities?status=live', '/api/cities?status=retired', '/api/cities?status=live&status=live', '/api/cities/counts', '/api/cities/counts?status=',
+  '/api/changes?since=2026-01-01', '/api/changes?since=2026-01-01&limit=1', '/api/changes?since=2026-01-01&city=alpha', '/api/changes?since=2026-01-01&city=beta&limit=2',
+  '/api/changes?since=2026-01-01&city=nowhere', '/api/changes?since=2026-01-01&city=Bad_Slug', '/api/changes?since=yesterday', '/api/changes', '/api/changes?since=2026-01-01&cursor=forged',
+  '/api/sample/', '/healthz/',
+];
+
 interface Answer {
   status: number;
   headers: [string, string][];
   body: string;
 }
 
-async function ask(url: string, path: string, key: string | undefined, method: string, requestId: string): Promise<Answer> {
-  const response = await fetch(`${url}${path}`, { method, headers: { 'X-Request-ID': requestId, ...(key === undefined ? {} : { 'X-Api-Key': key }) } });
+async function ask(url: string, path: string, key: string | undefined, method: string, requestId: string, extra: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(`${url}${path}`, { method, headers: { 'X-Request-ID': requestId, ...(key === undefined ? {} : { 'X-Api-Key': key }), ...extra } });
   const headers = [...response.headers.entries()].filter(([name]) => name !== 'date').sort(([a], [b]) => a.localeCompare(b));
   return { status: response.status, headers, body: await response.text() };
 }
@@ -73,9 +89,9 @@ describe('program fast path', () => {
   before(async () => {
     fastLog = captureLogger();
     koaLog = captureLogger();
-    fast = await startTestGateway({ limits: LIMITS, now: () => NOW, log: fastLog.log });
+    fast = await startTestGateway({ limits: LIMITS, now: () => NOW, log: fastLog.log, flags: { cursorSecret: CURSOR_SECRET } });
     // The same snapshot, key store and limits file, through Koa alone.
-    const config = parseGatewayConfig({ dataset: fast.snapshotFile, keys: join(fast.dir, 'keys.sqlite'), limits: join(fast.dir, 'limits.json'), port: '0', host: '127.0.0.1' }, {});
+    const config = parseGatewayConfig({ dataset: fast.snapshotFile, keys: join(fast.dir, 'keys.sqlite'), limits: join(fast.dir, 'limits.json'), port: '0', host: '127.0.0.1', cursorSecret: CURSOR_SECRET }, {});
     koa = await startGateway(config, koaLog.log, { now: () => NOW, fastPath: false });
   });
   after(async () => {
@@ -118,6 +134,54 @@ describe('program fast path', () => {
     for (const line of taken) assert.ok(['/api/programs', '/api/programs/:city', '/api/programs/national', '/api/programs/:city/:programId'].includes(line.route as string));
     const declinedSuccess = fastLog.requests().filter((line) => line.fastPath === undefined && line.status === 200);
     assert.ok(declinedSuccess.length > 0, 'unusual request lines (a trailing slash, an encoded slug) were still served, by Koa');
+  });
+
+  it('answers every other route exactly as the Koa chain does, and logs it alike', async () => {
+    const etags = new Map<string, string>();
+    // Asked of both, so both count the same requests against the address.
+    for (const path of CACHEABLE_PATHS) {
+      etags.set(path, (await fetch(`${fast.url}${path}`)).headers.get('etag') ?? '');
+      await (await fetch(`${koa.url}${path}`)).arrayBuffer();
+    }
+    const requests: { path: string; key: KeyName; method: string; headers?: Record<string, string> }[] = [];
+    for (const path of OTHER_PATHS) {
+      for (const key of KEY_NAMES) {
+        requests.push({ path, key, method: 'GET' });
+        // Asked twice: a change page the first request stored is at hand for the second.
+        if (path.startsWith('/api/changes')) requests.push({ path, key, method: 'GET' });
+      }
+      requests.push({ path, key: 'commercial', method: 'HEAD' });
+      requests.push({ path, key: 'none', method: 'HEAD' });
+    }
+    for (const path of CACHEABLE_PATHS) {
+      for (const ifNoneMatch of [etags.get(path) ?? '', `W/${etags.get(path) ?? ''}`, '*', '"nope"', `"nope", ${etags.get(path) ?? ''}`]) {
+        requests.push({ path, key: 'none', method: 'GET', headers: { 'If-None-Match': ifNoneMatch } });
+        requests.push({ path, key: 'none', method: 'HEAD', headers: { 'If-None-Match': ifNoneMatch } });
+      }
+    }
+    const fastBefore = fastLog.requests().length;
+    const koaBefore = koaLog.requests().length;
+    let sequence = 0;
+    for (const request of requests) {
+      const requestId = `fast-other-${String(sequence++).padStart(5, '0')}`;
+      const viaFast = await ask(fast.url, request.path, keyOf(request.key), request.method, requestId, request.headers);
+      const viaKoa = await ask(koa.url, request.path, keyOf(request.key), request.method, requestId, request.headers);
+      assert.deepEqual(viaFast, viaKoa, `${request.method} ${request.path} with the ${request.key} key ${JSON.stringify(request.headers ?? {})}`);
+    }
+
+    const stripped = (lines: Record<string, unknown>[]) => lines.map(({ time: _time, durationMs: _ms, pid: _pid, fastPath: _fast, ...rest }) => rest);
+    const fastLines = fastLog.requests().slice(fastBefore);
+    assert.equal(fastLines.length, requests.length);
+    assert.deepEqual(stripped(fastLines), stripped(koaLog.requests().slice(koaBefore)));
+
+    // Every route of the walk had successes the fast path answered, 304s included.
+    const taken = fastLines.filter((line) => line.fastPath === true);
+    for (const route of ['/api/sample', '/api/dataset/health', '/api/data/readiness', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json',
+      '/api/cities', '/api/cities/counts', '/api/changes', '/healthz', '/readyz']) {
+      assert.ok(taken.some((line) => line.route === route && line.status === 200), `the fast path answered ${route}`);
+    }
+    assert.ok(taken.some((line) => line.status === 304), 'the fast path answered a 304');
+    assert.ok(fastLines.some((line) => line.route === '/api/changes' && line.status === 200 && line.fastPath === undefined), 'a change page not yet stored went to Koa');
   });
 });
 
