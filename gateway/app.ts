@@ -126,6 +126,7 @@ function composeRoutes(deps: AppDependencies, shared: SharedParts): RouteChain[]
   const routes = deps.routes ?? ROUTE_TABLE;
   const routeDeps: RouteDependencies = {
     access: { lookupKey: shared.lookupKey, limiter: shared.limiter, now: deps.now },
+    lookupKeyAtOnce: deps.lookupKey,
     programBodies: shared.programBodies,
     changePageBytes: shared.changePageBytes,
     cursorSecret: deps.cursorSecret,

@@ -1,6 +1,6 @@
 /** Assembles the OpenAPI 3.1 description served at `/openapi.json` (spec 1.3, 9.1). */
 import { JSON_SCHEMA_DIALECT } from '../../build/contract/api-version.ts';
-import { openApiHeaders } from './openapi-headers.ts';
+import { headerComponents } from './openapi-headers.ts';
 import { OPENAPI_TAGS, openApiInfo } from './openapi-info.ts';
 import { openApiParameters } from './openapi-parameters.ts';
 import { openApiPaths } from './openapi-paths.ts';
@@ -17,7 +17,7 @@ import type { RouteTable } from '../routes/route-entry.ts';
 export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
   return {
     openapi: '3.1.0',
-    info: openApiInfo(),
+    info: openApiInfo(routes),
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     // Relative: the document describes whichever host serves it; no host name is invented here.
     servers: [{ url: '/', description: 'The host serving this document.' }],
@@ -35,7 +35,7 @@ export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
       },
       schemas: openApiSchemas,
       parameters: openApiParameters,
-      headers: openApiHeaders,
+      headers: headerComponents(routes),
       responses: openApiResponses,
     },
   };

@@ -1,5 +1,7 @@
 /** Response header components of the OpenAPI description (spec 4.1, 4.4, 9.4) and how responses pick them. */
 import { REVISION_PATTERN } from '../../build/contract/api-version.ts';
+import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
+import type { RouteTable } from '../routes/route-entry.ts';
 
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
@@ -45,26 +47,27 @@ export const openApiHeaders = {
     schema: { type: 'integer', minimum: 1 },
   },
   ETag: {
-    description: 'Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema` and `/openapi.json`; send it back in `If-None-Match` to receive 304.',
+    // Names the allowlist in the document of a route table: see headerComponents.
+    description: 'Strong entity tag of the document. Only on the ETag allowlist: the routes whose caching policy is `cacheable`; send it back in `If-None-Match` to receive 304.',
     required: true,
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
   },
   'Cache-Control-Cacheable': {
-    description: '`Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`.',
-    schema: { const: 'public, max-age=300, must-revalidate' },
+    description: `\`Cache-Control\` of an ETag-allowlisted public document: \`${CACHE_CONTROL.cacheable}\`.`,
+    schema: { const: CACHE_CONTROL.cacheable },
   },
   'Cache-Control-Revalidate': {
-    description: '`Cache-Control` of dataset health and readiness: `no-cache` (they are computed per request and carry no ETag).',
-    schema: { const: 'no-cache' },
+    description: `\`Cache-Control\` of dataset health and readiness: \`${CACHE_CONTROL.revalidate}\` (they are computed per request and carry no ETag).`,
+    schema: { const: CACHE_CONTROL.revalidate },
   },
   'Cache-Control-Report': {
-    description: '`Cache-Control` of a frozen report artifact: `public, max-age=3600`.',
-    schema: { const: 'public, max-age=3600' },
+    description: `\`Cache-Control\` of a frozen report artifact: \`${CACHE_CONTROL.report}\`.`,
+    schema: { const: CACHE_CONTROL.report },
   },
   'Cache-Control-Licensed': {
-    description: '`Cache-Control` of licensed responses: `private, no-store`. Never place licensed responses in a shared cache.',
+    description: `\`Cache-Control\` of licensed responses: \`${CACHE_CONTROL.licensed}\`. Never place licensed responses in a shared cache.`,
     required: true,
-    schema: { const: 'private, no-store' },
+    schema: { const: CACHE_CONTROL.licensed },
   },
   'Cache-Control-Error': {
     description: '`Cache-Control` of every error response: `no-store`.',
@@ -86,6 +89,22 @@ export const openApiHeaders = {
     schema: { const: 'GET, HEAD' },
   },
 } as const;
+
+/**
+ * The ETag allowlist of a route table, as the documents state it: the routes whose caching policy is
+ * `cacheable`, in table order (`/a`, `/b` and `/c`).
+ */
+export function etagAllowlist(routes: RouteTable): string {
+  // The OpenAPI path of each template, written out here: openapi-paths.ts imports this module.
+  const paths = routes.filter((route) => route.caching === 'cacheable').map((route) => `\`${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}\``);
+  return paths.length < 2 ? paths.join('') : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`;
+}
+
+/** `components.headers` of the document of `routes`: the ETag component names the table's allowlist. */
+export function headerComponents(routes: RouteTable): typeof openApiHeaders {
+  const etag = `Strong entity tag of the document. Only on the ETag allowlist: ${etagAllowlist(routes)}; send it back in \`If-None-Match\` to receive 304.`;
+  return { ...openApiHeaders, ETag: { ...openApiHeaders.ETag, description: etag } } as typeof openApiHeaders;
+}
 
 /** A header component's name. */
 export type HeaderComponent = keyof typeof openApiHeaders;

@@ -3,7 +3,10 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import { CHANGE_TYPES } from '../../build/contract/vocab-enums.ts';
 import { ERROR_CODES } from '../http/api-error.ts';
 import { DEFAULT_LIMITS, LIMIT_TIERS, type LimitRule } from '../limits/limit-table.ts';
+import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
+import type { RouteTable } from '../routes/route-entry.ts';
 import { ERROR_CODE_STATUS } from './error-code-meanings.ts';
+import { etagAllowlist } from './openapi-headers.ts';
 
 const TIER_SCOPES: Readonly<Record<(typeof LIMIT_TIERS)[number], string>> = {
   trial: 'One to five approved live cities; expires within 30 days; no national layer.',
@@ -31,7 +34,7 @@ function errorCodeTable(): string {
   return ['| Status | Codes |', '|---|---|', ...rows].join('\n');
 }
 
-function description(): string {
+function description(routes: RouteTable): string {
   const pub = DEFAULT_LIMITS.public;
   return `A read-only JSON API of home-improvement grant, rebate and forgivable-loan programs, organized by US city. Records are bilingual (English and Spanish) in \`description\`, \`maxAmountLabel\` and \`deadline\`; each carries its cited \`url\` and a \`freshness\` provenance object. Only records in the licensed live-city scope are served: records outside home repair and known-problem (quarantined) records are withheld, and list responses count them in \`excludedBySafetyPolicy\`. The service also serves licensed city metadata and counts, a pull change feed, public dataset-health and readiness reports, JSON Schemas of the program record and export row, this description, and a keyless sample of one evaluation city. There are no write operations and no bulk file or snapshot delivery.
 
@@ -60,7 +63,7 @@ Keyless routes (including \`/openapi.json\`) are metered per client address: ${p
 
 ## Caching
 
-\`/api/sample\`, \`/api/dataset/schema\`, \`/api/dataset/export-schema\` and \`/openapi.json\` return a strong \`ETag\` and honor \`If-None-Match\` (304, no body). Health and readiness are \`no-cache\` without ETag; report artifacts are \`public, max-age=3600\`; licensed responses are \`private, no-store\` with \`Vary: X-Api-Key\` and no ETag; errors are \`no-store\`, and those a licensed route answers after accepting the key keep \`Vary: X-Api-Key\`.
+${etagAllowlist(routes)} return a strong \`ETag\` and honor \`If-None-Match\` (304, no body). Health and readiness are \`${CACHE_CONTROL.revalidate}\` without ETag; report artifacts are \`${CACHE_CONTROL.report}\`; licensed responses are \`${CACHE_CONTROL.licensed}\` with \`Vary: X-Api-Key\` and no ETag; errors are \`no-store\`, and those a licensed route answers after accepting the key keep \`Vary: X-Api-Key\`.
 
 ## Versioning
 
@@ -80,13 +83,13 @@ ${errorCodeTable()}
 - **Trial keys and the national layer**: a trial key is refused with 403 \`API_TIER_FORBIDDEN\`.`;
 }
 
-/** The `info` object; `version` is the contract version also sent as `X-API-Version`. */
-export function openApiInfo(): object {
+/** The `info` object of the document of `routes`; `version` is the contract version also sent as `X-API-Version`. */
+export function openApiInfo(routes: RouteTable): object {
   return {
     title: 'Home-Repair Assistance Dataset API',
     summary: 'Read-only JSON API of city-organized US home-repair assistance programs, for discovery and research.',
     version: API_VERSION,
-    description: description(),
+    description: description(routes),
     contact: { name: 'home-repair-api support' },
     license: { name: 'Proprietary dataset license (licensed access under the applicable agreement)', identifier: 'LicenseRef-home-repair-api-dataset' },
   };

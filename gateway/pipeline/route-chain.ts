@@ -37,6 +37,7 @@ const keyHeader = (request: RouteRequest) => request.header('x-api-key') || unde
 /** Composes a route's access chain, by its class, with its handler. */
 export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteChain {
   const access: AccessDependencies = deps.access;
+  const atOnce = { lookupKey: deps.lookupKeyAtOnce ?? access.lookupKey };
   const handler = route.handler(deps);
   const successHeaders = successCachingHeaders(route.caching);
   const scope = route.scope ?? {};
@@ -45,7 +46,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
       return {
         route, handler, successHeaders,
         admit: (request) => admitKeyWhenLooked(access, keyHeader(request), scope, request),
-        admitAtOnce: (request) => admitKey(access, keyHeader(request), scope, request),
+        admitAtOnce: (request) => admitKey(atOnce, keyHeader(request), scope, request),
         meter: (_request, key, headers) => {
           if (key === undefined) throw new Error(`route ${route.path}: a licensed request reached metering without a key`);
           return meterAdmittedKey(access, key, headers);

@@ -6,6 +6,12 @@ import type { Infrastructure } from '../readiness/evaluate-readiness.ts';
 /** Dependencies shared by the route handlers. */
 export interface RouteDependencies {
   access: AccessDependencies;
+  /**
+   * The key lookup of the fast path's admission (RouteChain.admitAtOnce), when it must differ from
+   * `access.lookupKey`: the app passes the lookup before metrics instrumentation, since a request the fast
+   * path declines is looked up again by Koa, and a key-store fault must be counted once.
+   */
+  lookupKeyAtOnce?: AccessDependencies['lookupKey'];
   programBodies: ProgramBodies;
   /** Bytes of change-feed pages to keep (gateway/programs/cache-budget.ts). */
   changePageBytes: number;
