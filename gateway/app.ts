@@ -16,9 +16,10 @@
  * so a parse costs at most a bounded scan plus decoding the 32 parameters it accepts. The order keeps
  * both the spec's 400 and "nothing costly before metering": route handlers parse after the rate limit
  * (a spent key gets its 429 unparsed; a query past the bound gets a 400 counted against the key, with
- * rate-limit headers); only the fast path's filter read and a trial key's change-feed scope check parse
- * before the meter, bounded the same way, and their refusals are metered too (by Koa after the fast path
- * declines, or per client address by licensedAccess).
+ * rate-limit headers); only the fast path's handlers (a filter, the cities' `status`, a change page's
+ * query) and a trial key's change-feed scope check parse before the meter, bounded the same way, and their
+ * refusals are metered too (by Koa after the fast path declines, or per client address by the licensed
+ * access step).
  */
 import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
@@ -31,7 +32,7 @@ import { rejectLongUrls } from './http/reject-long-urls.ts';
 import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requireHostHeader } from './http/require-host-header.ts';
 import { requestId } from './http/request-id.ts';
-import { versioningHeaders, type DeprecationTable } from './http/versioning-headers.ts';
+import { deprecationsOf, versioningHeaders } from './http/versioning-headers.ts';
 import { createFastPath } from './fast-path/serve-fast-path.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import { createCollectionFilter } from './programs/filter-collection.ts';
@@ -65,7 +66,6 @@ export interface AppDependencies extends AccessDependencies {
   log: GatewayLogger;
   /** Prometheus metrics, when the admin port is on. */
   metrics?: GatewayMetrics;
-  deprecations?: DeprecationTable;
   /** Bytes the response caches may hold together (`--cache-mb`); 48 MiB unless told. */
   cacheBytes?: number;
   /** True once the gateway drains before exit; the readiness probe then answers 503. */
@@ -94,7 +94,6 @@ export function createRequestListener(deps: AppDependencies, options: RequestLis
     chains,
     trustProxy: deps.trustProxy,
     apiVersion: API_VERSION,
-    deprecations: deps.deprecations ?? new Map(),
     log: deps.log,
     metrics: deps.metrics,
   });
@@ -162,7 +161,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
     }
   });
   app.use(renderErrors(logError));
-  app.use(versioningHeaders(API_VERSION, deps.deprecations ?? new Map()));
+  app.use(versioningHeaders(API_VERSION, deprecationsOf(deps.routes ?? ROUTE_TABLE)));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'the API is read-only: only GET and HEAD are allowed', { headers: { Allow: 'GET, HEAD' } });

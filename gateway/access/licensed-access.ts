@@ -27,11 +27,11 @@ export type ScopeContext = Pick<RouteRequest, 'params' | 'querystring' | 'snapsh
 /** What a route asks of the key beyond being valid. */
 export interface ScopeRule {
   /** The city the request reads, if any; trial keys must have it on their allowlist. */
-  city?: (ctx: ScopeContext) => string | undefined;
+  city?: (request: ScopeContext) => string | undefined;
   /** The route requires a city for trial keys (the change feed, spec 5.6). */
   trialCityRequired?: boolean;
   /** Paid tiers only (the federal layer's collection and records). */
-  paidOnly?: (ctx: ScopeContext) => boolean;
+  paidOnly?: (request: ScopeContext) => boolean;
 }
 
 /**
@@ -69,7 +69,7 @@ export async function meterRefusal(deps: Pick<AccessDependencies, 'limiter' | 'n
  * that must wait on a remote store throws, and the fast path hands the request to the Koa chain, which
  * waits for the same lookup (the store shares one query per key).
  */
-export function admitKey(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, ctx: ScopeContext): LicensedKey {
+export function admitKey(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, request: ScopeContext): LicensedKey {
   let result: KeyLookupResult | Promise<KeyLookupResult>;
   try {
     result = deps.lookupKey(raw);
@@ -77,27 +77,27 @@ export function admitKey(deps: Pick<AccessDependencies, 'lookupKey'>, raw: strin
     throw asAccessFailure(error);
   }
   if (result instanceof Promise) throw new Error('the key lookup is waiting on the key store');
-  return admitLookedUpKey(result, scope, ctx);
+  return admitLookedUpKey(result, scope, request);
 }
 
 /** admitKey for the Koa chain, which may wait for a lookup that asks a remote key store. */
-export async function admitKeyWhenLooked(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, ctx: ScopeContext): Promise<LicensedKey> {
+export async function admitKeyWhenLooked(deps: Pick<AccessDependencies, 'lookupKey'>, raw: string | undefined, scope: ScopeRule, request: ScopeContext): Promise<LicensedKey> {
   let result: KeyLookupResult;
   try {
     result = await deps.lookupKey(raw);
   } catch (error) {
     throw asAccessFailure(error);
   }
-  return admitLookedUpKey(result, scope, ctx);
+  return admitLookedUpKey(result, scope, request);
 }
 
 function asAccessFailure(error: unknown): unknown {
   return error instanceof KeyStoreUnavailableError ? authUnavailable() : error;
 }
 
-function admitLookedUpKey(result: KeyLookupResult, scope: ScopeRule, ctx: ScopeContext): LicensedKey {
+function admitLookedUpKey(result: KeyLookupResult, scope: ScopeRule, request: ScopeContext): LicensedKey {
   if (result.kind !== 'valid') throw keyRefusal(result);
-  checkScope(result.key, scope, ctx);
+  checkScope(result.key, scope, request);
   return result.key;
 }
 
@@ -111,11 +111,11 @@ export async function meterKey(deps: Pick<AccessDependencies, 'limiter'>, key: L
   }
 }
 
-function checkScope(key: LicensedKey, scope: ScopeRule, ctx: ScopeContext): void {
+function checkScope(key: LicensedKey, scope: ScopeRule, request: ScopeContext): void {
   if (key.tier !== 'trial' || key.cities === null) return;
   const allowedCitySlugs = key.cities;
-  if (scope.paidOnly?.(ctx)) throw new ApiError(403, 'API_TIER_FORBIDDEN', 'the national layer is reserved for paid tiers', { allowedCitySlugs });
-  const city = scope.city?.(ctx);
+  if (scope.paidOnly?.(request)) throw new ApiError(403, 'API_TIER_FORBIDDEN', 'the national layer is reserved for paid tiers', { allowedCitySlugs });
+  const city = scope.city?.(request);
   if (city === undefined || city === '') {
     if (scope.trialCityRequired) throw new ApiError(400, 'API_TRIAL_CITY_REQUIRED', 'trial keys must name an approved city', { allowedCitySlugs });
     return;

@@ -21,7 +21,6 @@ import { clientAddress } from '../http/client-address.ts';
 import { errorResponse } from '../http/render-errors.ts';
 import { MAX_URL_LENGTH } from '../http/reject-long-urls.ts';
 import { requestIdFor } from '../http/request-id.ts';
-import type { DeprecationTable } from '../http/versioning-headers.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
@@ -40,7 +39,6 @@ export interface FastPathDependencies {
   /** Take client addresses from X-Forwarded-For, as the Koa app does. */
   trustProxy: boolean;
   apiVersion: string;
-  deprecations: DeprecationTable;
   log: GatewayLogger;
   metrics?: GatewayMetrics;
 }
@@ -51,8 +49,10 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 /** A fast route with the headers of its success that never change between requests, flattened once. */
 interface FastRoute {
   chain: RouteChain;
-  /** The entry's caching headers, then Content-Type: every success of the route sends these. */
+  /** The entry's caching headers, then Content-Type: every 200 of the route sends these. */
   successTail: readonly string[];
+  /** The entry's caching headers alone, which a 304 sends. */
+  notModifiedTail: readonly string[];
 }
 
 /** An admitted, answered request waiting for its meter. */
@@ -73,7 +73,8 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const fastRoutes = new Map<string, FastRoute>();
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
-    fastRoutes.set(chain.route.path, { chain, successTail: [...chain.successHeaders.flat(), 'Content-Type', JSON_CONTENT_TYPE] });
+    const caching = chain.successHeaders.flat();
+    fastRoutes.set(chain.route.path, { chain, successTail: [...caching, 'Content-Type', JSON_CONTENT_TYPE], notModifiedTail: caching });
   }
   const matchRoute = compileRouteMatcher([...fastRoutes.values()].map((fast) => fast.chain.route));
   // The revision header of successes, built once per revision rather than per request.
@@ -115,7 +116,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
         response.writeHead(200, headers);
         response.end(head ? undefined : reply.body);
       } else {
-        headers.push(...fast.chain.successHeaders.flat(), ...revisionPair(answered.revision));
+        headers.push(...fast.notModifiedTail, ...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();
       }
@@ -141,7 +142,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     if (url.length > MAX_URL_LENGTH || request.headers.host === undefined) return false;
     const queryAt = url.indexOf('?');
     const matched = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
-    if (matched === undefined || deps.deprecations.has(matched.route.path)) return false;
+    if (matched === undefined || matched.route.deprecation !== undefined) return false;
     const fast = fastRoutes.get(matched.route.path);
     if (fast === undefined) return false;
     const { chain } = fast;

@@ -6,6 +6,6 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts';
 export interface GatewayState {
   requestId: string;
   snapshot: Snapshot;
-  /** Set by the licensed access middleware only. */
+  /** Set once a licensed route's access step admitted and metered the key (routes/register-routes.ts). */
   key?: LicensedKey;
 }

@@ -1,6 +1,8 @@
 /** Contract and dataset versioning headers (spec 4.1, 9), and deprecation signals when a route has one. */
 import type { Middleware } from 'koa';
 import type { GatewayState } from './gateway-state.ts';
+import type { HeaderList } from '../pipeline/route-exchange.ts';
+import type { RouteTable } from '../routes/route-entry.ts';
 
 /** A deprecated operation's announcement (spec 9.4): RFC 9745 `Deprecation`, RFC 8594 `Sunset`, a `Link` to its successor. */
 export interface Deprecation {
@@ -12,8 +14,22 @@ export interface Deprecation {
   successor: string;
 }
 
-/** Route path pattern (as registered with the router) -> its deprecation. Empty today: nothing is deprecated. */
-export type DeprecationTable = ReadonlyMap<string, Deprecation>;
+/** Route template (as the route table declares it) -> the deprecation headers of its responses. */
+export type DeprecationTable = ReadonlyMap<string, HeaderList>;
+
+/** The headers of a deprecation, built once per route. */
+export function deprecationHeaders(deprecation: Deprecation): HeaderList {
+  return [
+    ['Deprecation', `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`],
+    ['Sunset', deprecation.sunset.toUTCString()],
+    ['Link', `<${deprecation.successor}>; rel="successor-version"`],
+  ];
+}
+
+/** The deprecated routes of a route table (each entry's `deprecation`); empty today: nothing is deprecated. */
+export function deprecationsOf(routes: RouteTable): DeprecationTable {
+  return new Map(routes.flatMap((route) => (route.deprecation === undefined ? [] : [[route.path, deprecationHeaders(route.deprecation)] as const])));
+}
 
 /**
  * Sets `X-API-Version` on every response and `X-Dataset-Revision` on successful ones (never on errors);
@@ -25,11 +41,7 @@ export function versioningHeaders(apiVersion: string, deprecations: DeprecationT
     await next();
     if (ctx.status < 400) ctx.set('X-Dataset-Revision', ctx.state.snapshot.revision);
     const matched = (ctx as { _matchedRoute?: string })._matchedRoute;
-    const deprecation = matched === undefined ? undefined : deprecations.get(matched);
-    if (deprecation) {
-      ctx.set('Deprecation', `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`);
-      ctx.set('Sunset', deprecation.sunset.toUTCString());
-      ctx.set('Link', `<${deprecation.successor}>; rel="successor-version"`);
-    }
+    const headers = matched === undefined ? undefined : deprecations.get(matched);
+    for (const [name, value] of headers ?? []) ctx.set(name, value);
   };
 }

@@ -67,7 +67,7 @@ ${etagAllowlist(routes)} return a strong \`ETag\` and honor \`If-None-Match\` (3
 
 ## Versioning
 
-Unprefixed routes are the 1.x contract; compatible minor releases may add optional fields and endpoints, and a breaking change gets a new major prefix such as \`/api/v2\`. \`X-Dataset-Revision\` (\`gm1-\` and 64 hex digits) identifies the served generation on successful responses; collection, sample, health and change-feed bodies also carry \`datasetRevision\`. **No operation is deprecated today.** A deprecated operation would be announced at least 90 days before retirement and its responses would carry \`Deprecation\` (RFC 9745: \`@\` and the epoch seconds it took effect), \`Sunset\` (RFC 8594 HTTP-date of retirement) and \`Link\` (\`<uri>; rel="successor-version"\`); that operation's responses would then declare them.
+Unprefixed routes are the 1.x contract; compatible minor releases may add optional fields and endpoints, and a breaking change gets a new major prefix such as \`/api/v2\`. \`X-Dataset-Revision\` (\`gm1-\` and 64 hex digits) identifies the served generation on successful responses; collection, sample, health and change-feed bodies also carry \`datasetRevision\`. ${deprecatedOperations(routes)} A deprecated operation would be announced at least 90 days before retirement and its responses would carry \`Deprecation\` (RFC 9745: \`@\` and the epoch seconds it took effect), \`Sunset\` (RFC 8594 HTTP-date of retirement) and \`Link\` (\`<uri>; rel="successor-version"\`); that operation's responses would then declare them.
 
 ## Decisions this description fixes where the specification leaves them open
 
@@ -81,6 +81,13 @@ ${errorCodeTable()}
 - **Health and readiness inner fields**: \`sourceVerification\`, \`factAccuracy\` and \`notes\` of DatasetHealth, and the \`strictAudit\`, \`dataHealth\`, \`commercialRelease\` (each with a \`green\` flag) and \`thresholds\` gates of DatasetReadiness, are fully specified in their schemas.
 - **Report artifacts**: each is a frozen \`{artifact, version, completedAt, manifest, summary?, records}\` object (ReportArtifact); \`manifest\` and the record members are frozen per artifact.
 - **Trial keys and the national layer**: a trial key is refused with 403 \`API_TIER_FORBIDDEN\`.`;
+}
+
+/** Which operations the route table marks deprecated (each entry's `deprecation`). */
+function deprecatedOperations(routes: RouteTable): string {
+  const deprecated = routes.filter((route) => route.deprecation !== undefined);
+  if (deprecated.length === 0) return '**No operation is deprecated today.**';
+  return `**Deprecated operations:** ${deprecated.map((route) => `\`${route.path}\` (sunset ${route.deprecation?.sunset.toISOString().slice(0, 10)})`).join(', ')}.`;
 }
 
 /** The `info` object of the document of `routes`; `version` is the contract version also sent as `X-API-Version`. */

@@ -119,7 +119,8 @@ export function openApiPathOf(template: string): string {
 export function openApiPaths(routes: RouteTable): Record<string, object> {
   const paths: Record<string, object> = {};
   for (const route of routes) {
-    const operation = OPERATION_OF[route.access](route, route.operation);
+    const described = OPERATION_OF[route.access](route, route.operation);
+    const operation = route.deprecation === undefined ? described : { ...described, deprecated: true };
     paths[openApiPathOf(route.path)] = Object.fromEntries(route.methods.map((method) => [method.toLowerCase(), operation]));
   }
   return paths;

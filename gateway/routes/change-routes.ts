@@ -30,7 +30,7 @@ import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
 /** Trial keys must name one of their cities in `city` (spec 5.6); the slug is checked before metering. */
-export const CHANGE_FEED_SCOPE: ScopeRule = { city: (ctx) => changeFeedCity(parseQuery(ctx.querystring)), trialCityRequired: true };
+export const CHANGE_FEED_SCOPE: ScopeRule = { city: (request) => changeFeedCity(parseQuery(request.querystring)), trialCityRequired: true };
 
 /** The change feed's handler, with its page cache. */
 export const changeFeedHandler: RouteHandlerFactory = (deps) => {

@@ -1,6 +1,7 @@
 /** The shape of one entry of the route table (route-table.ts) and what its handler is given. */
 import type { ScopeRule } from '../access/licensed-access.ts';
 import type { ErrorCode } from '../http/api-error.ts';
+import type { Deprecation } from '../http/versioning-headers.ts';
 import type { ParameterComponent } from '../openapi/openapi-parameters.ts';
 import type { SuccessCaching } from '../openapi/openapi-responses.ts';
 import type { SchemaComponent } from '../openapi/openapi-schemas.ts';
@@ -53,6 +54,8 @@ export interface RouteEntry {
    * metering (precomputed or cached bytes, a bounded query parse), or says through `atHand` when it is not.
    */
   fastPath?: true;
+  /** Set once the route is deprecated (spec 9.4): its responses carry the headers, its operation `deprecated`. */
+  deprecation?: Deprecation;
   operation: RouteOperation;
 }
 

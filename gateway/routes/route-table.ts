@@ -13,6 +13,12 @@
  * (gateway/pipeline/route-exchange.ts); the Koa adapter (register-routes.ts) and the fast path
  * (gateway/fast-path/serve-fast-path.ts) run the same composed steps.
  *
+ * A newcomer's three questions about a route, say `/api/changes`, have one answer each: its entry here
+ * names the handler that answers it (`changeFeedHandler`, routes/change-routes.ts); what runs before it is
+ * the order above, whose route part gateway/pipeline/route-chain.ts composes; the shape it returns is the
+ * contract schema its `operation.ok.schema` names (`ChangeFeed`: build/contract/change-feed-schema.ts,
+ * through gateway/openapi/openapi-schemas.ts), which the OpenAPI document publishes.
+ *
  * Order matters only where templates overlap: a literal path comes before the template it would match
  * (`/api/programs/national` before `/api/programs/:city`), for the router and the fast path alike. The
  * order is also the order of the OpenAPI `paths`.

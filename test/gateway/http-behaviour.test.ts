@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createRequestListener } from '../../gateway/app.ts';
 import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
+import type { Deprecation } from '../../gateway/http/versioning-headers.ts';
+import { ROUTE_TABLE } from '../../gateway/routes/route-table.ts';
 import { MemoryRateLimiter } from '../../gateway/limits/memory-rate-limiter.ts';
 import { DEFAULT_LIMITS } from '../../gateway/limits/limit-table.ts';
 import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
@@ -91,6 +93,11 @@ describe('deprecation headers', () => {
   let url: string;
   before(async () => {
     const snapshots = new SnapshotHolder(openSnapshot(buildTestSnapshot()));
+    const DEPRECATIONS = new Map<string, Deprecation>([
+      ['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }],
+      // A program route the fast path would answer: it must leave a deprecated route to the Koa chain.
+      ['/api/programs/:city/:programId', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/programs/{city}/{programId}' }],
+    ]);
     const listener = createRequestListener({
       snapshots,
       lookupKey: (raw) => (raw === 'valid' ? { kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never } : { kind: 'missing' }),
@@ -100,11 +107,11 @@ describe('deprecation headers', () => {
       trustProxy: false,
       cursorSecret: Buffer.from('test-secret-for-deprecation-0001'),
       log: createGatewayLogger({ level: 'silent' }),
-      deprecations: new Map([
-        ['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }],
-        // A program route the fast path would answer: it must leave a deprecated route to the Koa chain.
-        ['/api/programs/:city/:programId', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/programs/{city}/{programId}' }],
-      ]),
+      // Deprecations are declared by the route table's entries; these are on a copy of it.
+      routes: ROUTE_TABLE.map((route) => {
+        const deprecation = DEPRECATIONS.get(route.path);
+        return deprecation === undefined ? route : { ...route, deprecation };
+      }),
     });
     server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
