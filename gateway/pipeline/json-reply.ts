@@ -1,5 +1,5 @@
 /** Replies of JSON bytes, and the conditional-GET rule of the ETag allowlist (spec 4.4). */
-import type { RouteReply, RouteRequest } from './route-exchange.ts';
+import type { HeaderList, RouteReply, RouteRequest } from './route-exchange.ts';
 
 /** The Content-Type of every JSON body, as Koa writes `ctx.type = 'application/json'`. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -15,9 +15,21 @@ export function jsonReply(body: Buffer | string): RouteReply {
  * route's `cacheable` policy in the route table.
  */
 export function cacheableReply(request: RouteRequest, document: { body: Buffer | string; etag: string }): RouteReply {
-  const headers = [['ETag', document.etag]] as const;
+  const headers = etagHeaders(document);
   if (ifNoneMatchHits(request.header('if-none-match'), document.etag)) return { status: 304, headers };
   return { status: 200, body: document.body, headers };
+}
+
+// A document's ETag header, built once per document (a revision's documents live as long as it is served).
+const etagHeaderOf = new WeakMap<object, HeaderList>();
+
+function etagHeaders(document: { etag: string }): HeaderList {
+  let headers = etagHeaderOf.get(document);
+  if (headers === undefined) {
+    headers = [['ETag', document.etag]];
+    etagHeaderOf.set(document, headers);
+  }
+  return headers;
 }
 
 function ifNoneMatchHits(header: string, etag: string): boolean {
