@@ -28,9 +28,8 @@ import type { AccessDependencies } from './access/licensed-access.ts';
 import { publicAccess } from './access/public-access.ts';
 import { ApiError } from './http/api-error.ts';
 import type { GatewayState } from './http/gateway-state.ts';
-import { rejectLongUrls } from './http/reject-long-urls.ts';
 import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
-import { requireHostHeader } from './http/require-host-header.ts';
+import { requestGuards } from './http/request-guards.ts';
 import { requestId } from './http/request-id.ts';
 import { deprecationsOf, versioningHeaders } from './http/versioning-headers.ts';
 import { createFastPath } from './fast-path/serve-fast-path.ts';
@@ -162,14 +161,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
   });
   app.use(renderErrors(logError));
   app.use(versioningHeaders(API_VERSION, deprecationsOf(deps.routes ?? ROUTE_TABLE)));
-  app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'the API is read-only: only GET and HEAD are allowed', { headers: { Allow: 'GET, HEAD' } });
-    }
-    await next();
-  });
-  app.use(rejectLongUrls());
-  app.use(requireHostHeader());
+  app.use(requestGuards());
   app.use(router.routes());
   // Unmatched paths: metered like any keyless request, so the 404 carries rate-limit headers (spec 7).
   app.use(publicAccess({ limiter, now: deps.now }));

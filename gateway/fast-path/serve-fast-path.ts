@@ -8,10 +8,10 @@
  *
  * It takes only requests it can answer in full. It declines, before anything is metered, logged or
  * written, and so before any work Koa would redo but the synchronous key check and the handler's read of
- * cached bytes: an unusual request line (another method, no Host, a long URL, a path the table's plain
- * patterns do not match: an encoded slug, a trailing slash), a deprecated route, a licensed request
- * without a key or with a key the lookup cannot admit at once, and any handler refusal (a 404, a bad
- * filter) or answer not at hand (a change page not stored yet). Koa then answers it exactly as before.
+ * cached bytes: a request the guards refuse (http/request-guards.ts: method, URL length, Host), a path
+ * the table's plain patterns do not match (an encoded slug, a trailing slash), a deprecated route, a
+ * licensed request without a key or with a key the lookup cannot admit at once, and any handler refusal
+ * (a 404, a bad filter) or answer not at hand (a change page not stored yet). Koa then answers it exactly as before.
  * Once a request is metered it is the fast path's: its reply, or the 429 or 503 metering decides,
  * rendered by `errorResponse` as the Koa chain renders it.
  */
@@ -19,7 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { errorResponse } from '../http/render-errors.ts';
-import { MAX_URL_LENGTH } from '../http/reject-long-urls.ts';
+import { requestRefusal } from '../http/request-guards.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
@@ -136,10 +136,9 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
 
   return function fastPath(request, response) {
     const started = performance.now();
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
+    if (requestRefusal(request) !== undefined) return false;
+    const method = request.method ?? 'GET';
     const url = request.url ?? '';
-    if (url.length > MAX_URL_LENGTH || request.headers.host === undefined) return false;
     const queryAt = url.indexOf('?');
     const matched = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
     if (matched === undefined || matched.route.deprecation !== undefined) return false;

@@ -10,13 +10,13 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import { ApiError } from './api-error.ts';
 import { headersTooLarge, MAX_HEADER_BLOCK_BYTES } from './refuse-large-header-blocks.ts';
-import { MAX_URL_LENGTH } from './reject-long-urls.ts';
+import { MAX_URL_LENGTH } from './request-guards.ts';
 import { requestIdFor } from './request-id.ts';
 import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 
 /**
  * Options for node:http createServer: header size and the time a client may take to send a request.
- * A missing `Host` is refused by the app (require-host-header.ts), as JSON, instead of by Node, bodiless.
+ * A missing `Host` is refused by the app (request-guards.ts), as JSON, instead of by Node, bodiless.
  * Node counts `maxHeaderSize` without each line's `: ` and CRLF, so it is only the parser's memory bound;
  * refuse-large-header-blocks.ts holds the documented 16 KiB as sent. Node checks both timeouts only every
  * `connectionsCheckingInterval` (30 s by default, which let a 10 s header timeout fire at 16-36 s), so

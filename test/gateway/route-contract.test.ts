@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { API_VERSION } from '../../build/contract/api-version.ts';
 import { SERVER_LIMITS } from '../../gateway/http/harden-server.ts';
-import { MAX_URL_LENGTH } from '../../gateway/http/reject-long-urls.ts';
+import { MAX_URL_LENGTH } from '../../gateway/http/request-guards.ts';
 import { buildOpenApiDocument } from '../../gateway/openapi/build-openapi-document.ts';
 import { assertMatchesSchema, type ContractSchemaName } from '../support/contract-validators.ts';
 import { startTestGateway, type TestGateway, type TestKeys } from '../support/start-test-gateway.ts';

@@ -1,0 +1,43 @@
+/**
+ * The request guards, in order: method, URL length, Host. Every request passes them before any route is
+ * chosen; the Koa app throws their refusal for its error renderer, and the fast path declines a request
+ * they refuse, so Koa answers it.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
+import { ApiError } from './api-error.ts';
+import type { GatewayState } from './gateway-state.ts';
+
+/**
+ * The longest request target (path and query) served. Node refuses a request line and headers past
+ * 16 KiB by itself (see harden-server.ts); this bound is tighter, so it is the one clients meet.
+ */
+export const MAX_URL_LENGTH = 8 * 1024;
+
+/**
+ * The refusal of a request line, or undefined when it passes:
+ * - 405 `METHOD_NOT_ALLOWED` (with `Allow`) for any method but GET and HEAD: the API is read-only;
+ * - 414 `URI_TOO_LONG` for a request target longer than MAX_URL_LENGTH, before any route parses it;
+ * - 400 `MALFORMED_REQUEST` for an HTTP/1.1 request without `Host` (RFC 9112 3.2). Node would answer it
+ *   with an empty 400 of its own; the server turns that off (`requireHostHeader: false`) so the refusal
+ *   is ours, as JSON.
+ */
+export function requestRefusal(request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersionMajor' | 'httpVersionMinor' | 'headers'>): ApiError | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return new ApiError(405, 'METHOD_NOT_ALLOWED', 'the API is read-only: only GET and HEAD are allowed', { headers: { Allow: 'GET, HEAD' } });
+  }
+  if ((request.url ?? '').length > MAX_URL_LENGTH) return new ApiError(414, 'URI_TOO_LONG', `the request target is longer than ${MAX_URL_LENGTH} characters`);
+  if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1 && request.headers.host === undefined) {
+    return new ApiError(400, 'MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header');
+  }
+  return undefined;
+}
+
+/** The guards as Koa middleware: a refused request goes no further. */
+export function requestGuards(): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    const refusal = requestRefusal(ctx.req);
+    if (refusal !== undefined) throw refusal;
+    await next();
+  };
+}
