@@ -7,7 +7,9 @@ import type { PathParameters, RouteEntry, RouteTable } from '../routes/route-ent
 /**
  * What a path parameter may be for the fast path to take the request: plain slugs and ids, which
  * @koa/router would pass through unchanged (no percent-encoding to decode, no case folding). Anything
- * else is left to Koa's router, as is a trailing slash.
+ * else is left to Koa's router, as is a trailing slash. The fast path matches every route of the table
+ * (so a literal left to Koa still shadows a fast template), so a route with a new parameter name adds its
+ * pattern here.
  */
 export const FAST_PARAMETER_PATTERNS: Readonly<Record<string, string>> = {
   city: '[a-z0-9]+(?:-[a-z0-9]+)*',

@@ -76,7 +76,8 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     const caching = chain.successHeaders.flat();
     fastRoutes.set(chain.route.path, { chain, successTail: [...caching, 'Content-Type', JSON_CONTENT_TYPE], notModifiedTail: caching });
   }
-  const matchRoute = compileRouteMatcher([...fastRoutes.values()].map((fast) => fast.chain.route));
+  // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
+  const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
   // The revision header of successes, built once per revision rather than per request.
   let revisionHeader: { revision: string; pair: readonly string[] } = { revision: '', pair: [] };
   const revisionPair = (revision: string) => {
