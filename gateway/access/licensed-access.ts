@@ -39,7 +39,14 @@ export interface ScopeRule {
  * the licensed response headers, which every later answer keeps (errors included).
  */
 export async function meterAdmittedKey(deps: Pick<AccessDependencies, 'limiter' | 'now'>, key: LicensedKey, headers: HeaderSink): Promise<void> {
-  const decision = await meterKey(deps, key);
+  let decision: LimitDecision;
+  // The limiter is awaited here directly: every admitted licensed request takes this path.
+  try {
+    decision = await deps.limiter.consumeKey(key.id, key.tier);
+  } catch (error) {
+    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
+    throw error;
+  }
   writeRateLimitHeaders(headers, decision, deps.now());
   if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
   for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers(name, value);
@@ -99,16 +106,6 @@ function admitLookedUpKey(result: KeyLookupResult, scope: ScopeRule, request: Sc
   if (result.kind !== 'valid') throw keyRefusal(result);
   checkScope(result.key, scope, request);
   return result.key;
-}
-
-/** Counts one request against an admitted key; throws 503 when the limit storage fails (fail closed). */
-export async function meterKey(deps: Pick<AccessDependencies, 'limiter'>, key: LicensedKey): Promise<LimitDecision> {
-  try {
-    return await deps.limiter.consumeKey(key.id, key.tier);
-  } catch (error) {
-    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
-    throw error;
-  }
 }
 
 function checkScope(key: LicensedKey, scope: ScopeRule, request: ScopeContext): void {
