@@ -26,7 +26,7 @@ import type { DeprecationTable } from '../http/versioning-headers.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
-import { requestLogLine } from '../observability/log-requests.ts';
+import { logRequestLine } from '../observability/request-log-line.ts';
 import { LRUCache } from 'lru-cache';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseProgramFilters, type ProgramFilters } from '../programs/parse-program-filters.ts';
@@ -65,7 +65,7 @@ export function createProgramFastPath(deps: ProgramFastPathDependencies): FastPa
   const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
     const method = request.method ?? 'GET';
     // `fastPath` says which path answered, for an operator comparing latencies; otherwise the line is the Koa chain's.
-    log.info({ ...requestLogLine({ requestId, method, route, status, started, key }), fastPath: true }, 'request');
+    logRequestLine(log, { requestId, method, route, status, started, key, fastPath: true });
     metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
   };
 
