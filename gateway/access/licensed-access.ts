@@ -106,14 +106,26 @@ function admitLookedUpKey(result: KeyLookupResult, scope: ScopeRule, ctx: ScopeC
   return result.key;
 }
 
-/** Counts one request against an admitted key; throws 503 when the limit storage fails (fail closed). */
-export async function meterKey(deps: Pick<AccessDependencies, 'limiter'>, key: LicensedKey): Promise<LimitDecision> {
-  try {
-    return await deps.limiter.consumeKey(key.id, key.tier);
-  } catch (error) {
-    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
-    throw error;
+/**
+ * Counts one request against an admitted key; throws 503 when the limit storage fails (fail closed).
+ * Synchronous when the limiter counts in this process, so a caller's `await` costs no extra promise.
+ */
+export function meterKey(deps: Pick<AccessDependencies, 'limiter'>, key: LicensedKey): LimitDecision | Promise<LimitDecision> {
+  const { limiter } = deps;
+  if (limiter.consumeKeyNow !== undefined) {
+    try {
+      return limiter.consumeKeyNow(key.id, key.tier);
+    } catch (error) {
+      throw failClosed(error);
+    }
   }
+  return limiter.consumeKey(key.id, key.tier).catch((error: unknown) => {
+    throw failClosed(error);
+  });
+}
+
+function failClosed(error: unknown): unknown {
+  return error instanceof RateLimitStorageError ? limitsUnavailable() : error;
 }
 
 function checkScope(key: LicensedKey, scope: ScopeRule, ctx: ScopeContext): void {
