@@ -56,7 +56,7 @@ export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogge
 function stderrDestination(): DestinationStream {
   const sink = pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024 });
   const stream = createTurnBatchedStream(sink, STDERR_HOLD);
-  // pino's own exit hook flushes sonic-boom only; this one first hands it the current turn's lines.
+  // pino's own exit hook flushes sonic-boom only; this one first hands it the lines still held.
   process.once('exit', () => stream.flushSync());
   return stream;
 }
