@@ -12,17 +12,18 @@ import Database from 'better-sqlite3';
 import { FUNDING_STATUSES, INCOME_TIERS } from '../build/contract/vocab-enums.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
-import { fetchBody, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
+import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
 import { benchLinks } from './bench/bench-links.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
-import type { CeilingRoutes } from './bench/ceiling-server.ts';
+import type { CapturedHeads, CeilingRoutes } from './bench/ceiling-server.ts';
+import { replayableHead } from './bench/replayable-head.ts';
 import { describeMachine } from './bench/describe-machine.ts';
 import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundState } from './bench/drive-rounds.ts';
 import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
 import { measureBuild, run } from './bench/measure-build.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
-import { renderReport, replaceSection, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
+import { isCeiling, renderReport, replaceSection, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,13 +73,17 @@ async function main(): Promise<void> {
     const memory = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway.log') }, unfiltered.path, apiKey);
     cleanup.push(() => memory.process.stop());
     progress(`bench: gateway at ${memory.process.url}, first licensed 200 after ${memory.firstResponseMs.toFixed(0)} ms`);
-    const ceiling = await startCeiling(work, memory, routes, apiKey, state);
+    const ceiling = await startCeiling(work, memory, routes, apiKey, state, false);
     cleanup.push(() => ceiling.stop());
+    const sameHeadersCeiling = await startCeiling(work, memory, routes, apiKey, state, true);
+    cleanup.push(() => sameHeadersCeiling.stop());
     const gatewayServer: RoundServer = { mode: 'gateway', origin: memory.process.url, pid: memory.process.pid };
     const ceilingServer: RoundServer = { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid };
+    const sameHeadersServer: RoundServer = { mode: 'ceiling, same headers', origin: sameHeadersCeiling.url, pid: sameHeadersCeiling.pid };
+    const servers = [gatewayServer, ceilingServer, sameHeadersServer];
     const restRss = await settledRss(memory.process.pid);
-    await warmUp(load, routes, [gatewayServer, ceilingServer], options, state);
-    for (const route of routes) figures.push(...(await driveRounds(load, route, [gatewayServer, ceilingServer], drive, state, progress)));
+    await warmUp(load, routes, servers, options, state);
+    for (const route of routes) figures.push(...(await driveRounds(load, route, servers, drive, state, progress)));
     gateways.push(gatewayFigures('gateway', memory, restRss, state));
     await memory.process.stop();
 
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
     let profile: ProfileSummary | undefined;
     if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits, logFile: join(work, 'gateway-profile.log') }, unfiltered, apiKey, load, options, state);
     await ceiling.stop();
+    await sameHeadersCeiling.stop();
 
     notes.push(`the gateway runs as production does, compiled to JavaScript (\`npm run compile\`, ${compileSeconds.toFixed(1)} s, before the build) and started with plain \`node dist/js/scripts/hra.js serve\`.`);
     notes.push(...routeNotes(routes, load.name));
@@ -208,29 +214,51 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
   ];
 }
 
-/** Fetches every route's bytes from the gateway once and starts the ceiling serving exactly those. */
-async function startCeiling(work: string, gateway: BenchGateway, routes: readonly BenchRoute[], apiKey: string, state: RoundState): Promise<BenchProcess> {
+/**
+ * Fetches every route's bytes from the gateway once and starts a ceiling serving exactly those: with two
+ * headers, or (`sameHeaders`) with the gateway's own response head for each route, checked on the wire.
+ */
+async function startCeiling(work: string, gateway: BenchGateway, routes: readonly BenchRoute[], apiKey: string, state: RoundState, sameHeaders: boolean): Promise<BenchProcess> {
   const ceilingRoutes: CeilingRoutes = { bodies: {}, missBody: '' };
+  const heads: CapturedHeads = { byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 };
   for (const route of routes) {
+    // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection.
+    const path = route.miss ? `${route.path}?${route.miss.query(state.missOffset++)}` : route.path;
+    const answer = await fetchAnswer(gateway.process.url, path, apiKey);
+    const head = replayableHead(answer.rawHeaders);
     if (route.miss) {
-      // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection.
-      const body = await fetchBody(gateway.process.url, `${route.path}?${route.miss.query(state.missOffset)}`, apiKey);
-      state.missOffset += 1;
-      ceilingRoutes.missBody = body.toString('base64');
+      ceilingRoutes.missBody = answer.body.toString('base64');
+      heads.miss = head.headers;
     } else {
-      ceilingRoutes.bodies[route.path] = (await fetchBody(gateway.process.url, route.path, apiKey)).toString('base64');
+      ceilingRoutes.bodies[route.path] = answer.body.toString('base64');
+      heads.byPath[route.path] = head.headers;
+    }
+    heads.keepAliveTimeoutMs = head.keepAliveTimeoutMs;
+    heads.maxRequestsPerSocket = head.maxRequestsPerSocket;
+  }
+  if (sameHeaders) ceilingRoutes.sameHeaders = heads;
+  const name = sameHeaders ? 'ceiling-same-headers' : 'ceiling';
+  const file = join(work, `${name}-routes.json`);
+  writeFileSync(file, JSON.stringify(ceilingRoutes));
+  const ceiling = await spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root, join(work, `${name}.log`));
+  if (sameHeaders) {
+    // The point of this ceiling is the gateway's head: refuse to measure one that differs in any name.
+    const first = routes[0] as BenchRoute;
+    const names = (raw: readonly string[]) => raw.filter((_, i) => i % 2 === 0).join(', ');
+    const [ours, its] = [await fetchAnswer(gateway.process.url, first.path, apiKey), await fetchAnswer(ceiling.url, first.path, apiKey)];
+    if (names(ours.rawHeaders) !== names(its.rawHeaders)) {
+      await ceiling.stop();
+      throw new Error(`same-headers ceiling sends ${names(its.rawHeaders)}; the gateway sends ${names(ours.rawHeaders)}`);
     }
   }
-  const file = join(work, 'ceiling-routes.json');
-  writeFileSync(file, JSON.stringify(ceilingRoutes));
-  return spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root, join(work, 'ceiling.log'));
+  return ceiling;
 }
 
 async function warmUp(load: LoadGenerator, routes: readonly BenchRoute[], servers: readonly RoundServer[], options: BenchOptions, state: RoundState): Promise<void> {
   progress(`bench: warming up ${servers.map((server) => server.mode).join(', ')} (${options.warmupSeconds} s per route)`);
   for (const server of servers) {
     // The ceiling has no code path to warm beyond node:http's own: one route is enough.
-    for (const route of server.mode === 'ceiling' ? routes.slice(0, 1) : routes) {
+    for (const route of isCeiling(server.mode) ? routes.slice(0, 1) : routes) {
       await driveOnce(load, route, server, options.warmupSeconds, options.connections, state);
     }
   }
@@ -285,8 +313,9 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
   return [
     `paths: ${routes.map((route) => `${route.id} \`${route.path}${route.miss ? '?<filters>' : ''}\``).join(', ')}; licensed routes carry \`X-Api-Key\` of a commercial key (limits raised with \`--limits\`: metered, never refused).`,
     `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
-    `gateway stderr (pino, one line per request, handed to sonic-boom once per event-loop turn) goes to a file, as in production.`,
+    `gateway stderr (one line per request in pino's format, written by logRequestLine and handed to sonic-boom in batches of up to 20 ms or 64 KiB) goes to a file, as in production.`,
     `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
+    `ceiling, same headers: the same server replaying, per path, the response head the gateway sent (every header it set, in its order, per-request values such as X-Request-ID and RateLimit as captured once; Date, Connection and Keep-Alive added by node:http as in the gateway, with the gateway's keep-alive timeout and requests per socket). Its header names are checked against a gateway response before the run. Ratios to both ceilings are side by side below the route table.`,
     `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
     `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,
   ];

@@ -36,20 +36,38 @@ export interface ScopeRule {
 
 /**
  * Meters an admitted key: writes the rate-limit headers, throws 429 when a window is spent, else writes
- * the licensed response headers, which every later answer keeps (errors included).
+ * the licensed response headers, which every later answer keeps (errors included). Synchronous when the
+ * limiter counts in this process (consumeKeyNow), so the embedded default adds no promise per request;
+ * a promise when a shared store must be asked.
  */
-export async function meterAdmittedKey(deps: Pick<AccessDependencies, 'limiter' | 'now'>, key: LicensedKey, headers: HeaderSink): Promise<void> {
-  let decision: LimitDecision;
-  // The limiter is awaited here directly: every admitted licensed request takes this path.
-  try {
-    decision = await deps.limiter.consumeKey(key.id, key.tier);
-  } catch (error) {
-    if (error instanceof RateLimitStorageError) throw limitsUnavailable();
-    throw error;
+export function meterAdmittedKey(deps: Pick<AccessDependencies, 'limiter' | 'now'>, key: LicensedKey, headers: HeaderSink): void | Promise<void> {
+  const { limiter } = deps;
+  if (limiter.consumeKeyNow !== undefined) {
+    let decision: LimitDecision;
+    try {
+      decision = limiter.consumeKeyNow(key.id, key.tier);
+    } catch (error) {
+      throw failClosed(error);
+    }
+    applyKeyDecision(deps, decision, headers);
+    return;
   }
+  return limiter.consumeKey(key.id, key.tier).then(
+    (decision) => applyKeyDecision(deps, decision, headers),
+    (error: unknown) => {
+      throw failClosed(error);
+    },
+  );
+}
+
+function applyKeyDecision(deps: Pick<AccessDependencies, 'now'>, decision: LimitDecision, headers: HeaderSink): void {
   writeRateLimitHeaders(headers, decision, deps.now());
   if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
   for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers(name, value);
+}
+
+function failClosed(error: unknown): unknown {
+  return error instanceof RateLimitStorageError ? limitsUnavailable() : error;
 }
 
 /**

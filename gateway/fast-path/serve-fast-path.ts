@@ -24,7 +24,7 @@ import { requestIdFor } from '../http/request-id.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
-import { logRequestLine } from '../observability/log-requests.ts';
+import { logRequestLine } from '../observability/request-log-line.ts';
 import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 import type { RouteChain } from '../pipeline/route-chain.ts';
 import type { PathParameters, RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
@@ -116,7 +116,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
 
   const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
     const method = request.method ?? 'GET';
-    logRequestLine(log, { requestId, method, route, status, started, key }, { fastPath: true });
+    logRequestLine(log, { requestId, method, route, status, started, key, fastPath: true });
     metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
   };
 
@@ -129,39 +129,64 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     return error.status;
   };
 
-  /** Meters the answered request, then sends its reply, or metering's 429 or 503; never rejects. */
-  const meterAndSend = async (answered: Answered) => {
+  /** Sends a metered request's reply; an unexpected failure while writing is answered like a refusal. */
+  const send = (answered: Answered, requestId: string, headers: string[]) => {
     const { request, response, fast, reply } = answered;
-    const head = request.method === 'HEAD';
-    const requestId = requestIdFor(request.headers['x-request-id']);
-    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
-    let status: number;
-    let served: LicensedKey | undefined;
     try {
-      await fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
       if (reply.status === 200) {
         const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
         headers.push(...fast.successTail, 'Content-Length', String(length), ...revisionPair(answered.revision));
         response.writeHead(200, headers);
-        response.end(head ? undefined : reply.body);
+        response.end(request.method === 'HEAD' ? undefined : reply.body);
       } else {
         headers.push(...fast.notModifiedTail, ...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();
       }
-      status = reply.status;
-      served = answered.key;
     } catch (error) {
-      if (!(error instanceof ApiError)) log.error({ err: error, requestId, path: (request.url ?? '').split('?')[0] }, 'unexpected error');
-      if (response.headersSent) {
-        response.destroy();
-        status = 500;
-      } else {
-        status = sendError(response, head, error, headers);
-      }
+      refuse(answered, requestId, headers, error);
+      return;
     }
-    finish(request, fast.chain.route.path, requestId, status, answered.started, served);
+    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, answered.key);
+  };
+
+  /** Answers metering's 429 or 503 (or an unexpected failure) as the Koa chain renders it. */
+  const refuse = (answered: Answered, requestId: string, headers: string[], error: unknown) => {
+    const { request, response, fast } = answered;
+    if (!(error instanceof ApiError)) log.error({ err: error, requestId, path: (request.url ?? '').split('?')[0] }, 'unexpected error');
+    let status: number;
+    if (response.headersSent) {
+      response.destroy();
+      status = 500;
+    } else {
+      status = sendError(response, request.method === 'HEAD', error, headers);
+    }
+    finish(request, fast.chain.route.path, requestId, status, answered.started);
+  };
+
+  /**
+   * Meters the answered request, then sends its reply, or metering's 429 or 503; never throws or rejects.
+   * With a limiter that counts in this process the whole answer is synchronous: no promise per request.
+   */
+  const meterAndSend = (answered: Answered): void => {
+    const requestId = requestIdFor(answered.request.headers['x-request-id']);
+    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
+    let metering: void | Promise<void>;
+    try {
+      metering = answered.fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
+    } catch (error) {
+      refuse(answered, requestId, headers, error);
+      return;
+    }
+    if (metering instanceof Promise) {
+      metering.then(
+        () => send(answered, requestId, headers),
+        (error: unknown) => refuse(answered, requestId, headers, error),
+      );
+    } else {
+      send(answered, requestId, headers);
+    }
   };
 
   return function fastPath(request, response) {
@@ -196,7 +221,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     }
     if (reply === undefined) return false;
 
-    void meterAndSend({ request, response, fast, routeRequest, key, reply, revision: snapshot.revision, started });
+    meterAndSend({ request, response, fast, routeRequest, key, reply, revision: snapshot.revision, started });
     return true;
   };
 }

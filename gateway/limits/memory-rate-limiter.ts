@@ -46,12 +46,15 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
   consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision> {
-    return this.#consume(`k:${keyId}`, tier);
+    return settled(() => this.#consume(`k:${keyId}`, tier));
   }
+
+  /** `consumeKey` without the promise: the counters are here, so the answer is at hand. */
+  readonly consumeKeyNow = (keyId: string, tier: LimitTier): LimitDecision => this.#consume(`k:${keyId}`, tier);
 
   /** Counts one keyless request from client `address` under the public limit. */
   consumePublic(address: string): Promise<LimitDecision> {
-    return this.#consume(`a:${address}`, 'public');
+    return settled(() => this.#consume(`a:${address}`, 'public'));
   }
 
   /** Forgets every counter; later calls fail with `RateLimitStorageError`. */
@@ -61,7 +64,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve();
   }
 
-  async #consume(subjectKey: string, subject: LimitSubject): Promise<LimitDecision> {
+  #consume(subjectKey: string, subject: LimitSubject): LimitDecision {
     if (this.#closed) throw new RateLimitStorageError('rate limiter is closed');
     const policy = this.#policies[subject];
     if (policy === undefined) throw new TypeError(`unknown rate-limit tier ${JSON.stringify(subject)}`);
@@ -88,5 +91,14 @@ export class MemoryRateLimiter implements RateLimiter {
     for (const [name, counter] of this.#counters) {
       if (counter.endMs <= nowMs) this.#counters.delete(name);
     }
+  }
+}
+
+/** The result of `count` as a settled promise: a throw becomes a rejection, as from an async function. */
+function settled(count: () => LimitDecision): Promise<LimitDecision> {
+  try {
+    return Promise.resolve(count());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

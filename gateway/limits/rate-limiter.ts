@@ -31,6 +31,12 @@ export interface RateLimiter {
   readonly scheme: 'memory' | 'redis';
   /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
   consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision>;
+  /**
+   * `consumeKey` answered at once, by a limiter whose counters live in this process (the memory one):
+   * the caller skips a promise per request. Throws where `consumeKey` rejects. Absent when the count
+   * needs I/O (Redis).
+   */
+  readonly consumeKeyNow?: (keyId: string, tier: LimitTier) => LimitDecision;
   /** Counts one keyless request from client `address` under the public limit. */
   consumePublic(address: string): Promise<LimitDecision>;
   /** Releases storage connections; later calls fail with `RateLimitStorageError`. */

@@ -23,6 +23,9 @@ export const REDACTED_PATHS: readonly string[] = [
   'apiKey', 'key',
 ];
 
+/** How long stderr lines may wait to be written together: a person reading the log sees no lag. */
+const STDERR_HOLD = { ms: 20, maxChars: 64 * 1024 } as const;
+
 /** Options of createGatewayLogger. */
 export interface GatewayLoggerOptions {
   level: LogLevel;
@@ -46,13 +49,14 @@ export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogge
 /**
  * Lines on stderr, asynchronously: a synchronous write per request blocked the event loop behind a slow
  * stderr pipe (issue 6 profile). sonic-boom writes whatever has gathered whenever its previous write is
- * done; lines reach it once per event-loop turn (turn-batched-stream.ts). Past 64 MiB of backlog, lines
- * are dropped rather than stalling requests. At exit the gathered lines are written synchronously.
+ * done; lines reach it in batches of up to 20 ms or 64 KiB (turn-batched-stream.ts). Past 64 MiB of
+ * backlog, lines are dropped rather than stalling requests. At exit the gathered lines are written
+ * synchronously.
  */
 function stderrDestination(): DestinationStream {
   const sink = pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024 });
-  const stream = createTurnBatchedStream(sink);
-  // pino's own exit hook flushes sonic-boom only; this one first hands it the current turn's lines.
+  const stream = createTurnBatchedStream(sink, STDERR_HOLD);
+  // pino's own exit hook flushes sonic-boom only; this one first hands it the lines still held.
   process.once('exit', () => stream.flushSync());
   return stream;
 }

@@ -4,6 +4,7 @@
  */
 import type { AccessDependencies } from '../access/licensed-access.ts';
 import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
+import type { LimitTier } from '../limits/limit-table.ts';
 import { RateLimitStorageError, type LimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { GatewayMetrics, RejectionScope } from './gateway-metrics.ts';
 
@@ -20,9 +21,24 @@ export function instrumentLimiter(limiter: RateLimiter, metrics: GatewayMetrics)
     if (!decision.allowed) metrics.countRejection(scope);
     return decision;
   };
+  const { consumeKeyNow } = limiter;
   return {
     scheme: limiter.scheme,
     consumeKey: (keyId, tier) => counted('key', () => limiter.consumeKey(keyId, tier)),
+    // The synchronous count, counted the same way, when the limiter has one.
+    ...(consumeKeyNow === undefined ? {} : {
+      consumeKeyNow: (keyId: string, tier: LimitTier) => {
+        let decision: LimitDecision;
+        try {
+          decision = consumeKeyNow(keyId, tier);
+        } catch (error) {
+          if (error instanceof RateLimitStorageError) metrics.countStorageFault('rate_limit');
+          throw error;
+        }
+        if (!decision.allowed) metrics.countRejection('key');
+        return decision;
+      },
+    }),
     consumePublic: (address) => counted('public', () => limiter.consumePublic(address)),
     close: () => limiter.close(),
   };

@@ -24,7 +24,7 @@ export interface RouteChain {
   /** `admit` without waiting: throws as well when the key lookup would wait on a remote key store. */
   admitAtOnce(request: RouteRequest): LicensedKey | undefined;
   /** Meters an admitted request (writing the rate-limit and licensed headers); throws 429 or 503. */
-  meter(request: RouteRequest, key: LicensedKey | undefined, headers: HeaderSink): Promise<void>;
+  meter(request: RouteRequest, key: LicensedKey | undefined, headers: HeaderSink): void | Promise<void>;
   /** Meters what `admit` refused (per client address), then the refusal is rendered. */
   meterRefusal(request: RouteRequest, refusal: unknown, headers: HeaderSink): Promise<void>;
   readonly handler: RouteHandler;
@@ -67,7 +67,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
         route, handler, successHeaders,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
-        meter: async () => undefined,
+        meter: () => undefined,
         meterRefusal: async () => undefined,
       };
   }

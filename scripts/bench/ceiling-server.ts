@@ -1,8 +1,14 @@
 /**
- * The ceiling: bare node:http writing bytes fetched from the gateway, with no per-request work but a Map
+ * The ceilings: bare node:http writing bytes fetched from the gateway, with no per-request work but a Map
  * lookup. Run as its own process: `node --import tsx scripts/bench/ceiling-server.ts <routes.json>`,
  * where the file maps each URL path (with query) to the base64 body; a URL with a query that is not in
  * the map gets the `missBody` (the varying cache-miss route). Prints `listening on http://HOST:PORT`.
+ *
+ * Without `sameHeaders` it answers with Content-Type and Content-Length only (the two-header ceiling).
+ * With it, it replays the gateway's own response headers for each path, captured from one response
+ * (names, values and order as sent; per-request values such as X-Request-ID or RateLimit's remaining
+ * count as they were then), and keeps the gateway's keep-alive settings, so the response head on the
+ * wire is the gateway's: the same-headers ceiling (issue 15).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,27 +19,41 @@ export interface CeilingRoutes {
   bodies: Record<string, string>;
   /** Base64 body for any unknown URL that carries a query string. */
   missBody: string;
+  /** Present for the same-headers ceiling: what the gateway sent besides the body. */
+  sameHeaders?: CapturedHeads;
+}
+
+/** The gateway's response heads, per path and for the miss route, as `captureHead` reads them. */
+export interface CapturedHeads {
+  /** Flat name, value, name, value… as the gateway set them, per path of `bodies`. */
+  byPath: Record<string, string[]>;
+  miss: string[];
+  /** The gateway's `Keep-Alive: timeout=…, max=…`, as server settings. */
+  keepAliveTimeoutMs: number;
+  maxRequestsPerSocket: number;
 }
 
 const file = process.argv[2];
 if (file !== undefined) {
   const routes = JSON.parse(readFileSync(file, 'utf8')) as CeilingRoutes;
-  const headersFor = (body: Buffer) => ({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) });
-  const answers = new Map<string, { body: Buffer; headers: Record<string, string> }>();
+  const same = routes.sameHeaders;
+  const twoHeaders = (body: Buffer) => ({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) });
+  const answers = new Map<string, { body: Buffer; headers: Record<string, string> | string[] }>();
   for (const [path, base64] of Object.entries(routes.bodies)) {
     const body = Buffer.from(base64, 'base64');
-    answers.set(path, { body, headers: headersFor(body) });
+    answers.set(path, { body, headers: same?.byPath[path] ?? twoHeaders(body) });
   }
   const missBody = Buffer.from(routes.missBody, 'base64');
-  const miss = { body: missBody, headers: headersFor(missBody) };
-  const notFound = { body: Buffer.from('{"code":"NOT_FOUND"}'), headers: headersFor(Buffer.from('{"code":"NOT_FOUND"}')) };
+  const miss = { body: missBody, headers: same?.miss ?? twoHeaders(missBody) };
+  const notFound = { body: Buffer.from('{"code":"NOT_FOUND"}'), headers: twoHeaders(Buffer.from('{"code":"NOT_FOUND"}')) };
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
     const answer = answers.get(url) ?? (url.includes('?') ? miss : notFound);
     response.writeHead(answer === notFound ? 404 : 200, answer.headers);
     response.end(answer.body);
   });
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = same?.keepAliveTimeoutMs ?? 5_000;
+  if (same !== undefined) server.maxRequestsPerSocket = same.maxRequestsPerSocket;
   server.listen(0, '127.0.0.1', () => {
     const address = server.address() as AddressInfo;
     process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);

@@ -6,7 +6,7 @@ import { cpuMillis, sampleResident } from './bench-process.ts';
 import type { LoadGenerator, LoadTarget } from './load-generator.ts';
 import type { MissQueries } from './miss-queries.ts';
 import type { LoadResult } from './parse-wrk-output.ts';
-import type { RouteFigures, RouteId, ServerMode } from './render-report.ts';
+import { isCeiling, type RouteFigures, type RouteId, type ServerMode } from './render-report.ts';
 import { median, spreadOf } from './round-statistics.ts';
 
 /** A server under test in a round. */
@@ -60,7 +60,7 @@ export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: 
     headers: route.headers,
     ...(route.miss ? { miss: { queries: route.miss, offset: state.missOffset } } : {}),
   };
-  const sampler = server.pid === undefined || server.mode === 'ceiling' ? undefined : sampleResident(server.pid);
+  const sampler = server.pid === undefined || isCeiling(server.mode) ? undefined : sampleResident(server.pid);
   const cpuBefore = server.pid === undefined ? undefined : cpuMillis(server.pid);
   const run = await load.run(target, seconds, connections);
   const cpuAfter = server.pid === undefined ? undefined : cpuMillis(server.pid);
@@ -69,8 +69,8 @@ export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: 
   const peak = sampler?.stop();
   if (server.pid !== undefined && peak !== undefined) state.peakRss.set(server.pid, Math.max(state.peakRss.get(server.pid) ?? 0, peak));
   // Requests still in flight when the tool stopped were numbered too, and wrk threads number theirs
-  // interleaved and may finish unevenly: skip well past them. The ceiling ignores the query entirely.
-  if (route.miss && server.mode !== 'ceiling') state.missOffset += result.requests * 2 + connections * 2;
+  // interleaved and may finish unevenly: skip well past them. The ceilings ignore the query entirely.
+  if (route.miss && !isCeiling(server.mode)) state.missOffset += result.requests * 2 + connections * 2;
   return result;
 }
 

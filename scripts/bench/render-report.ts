@@ -4,8 +4,15 @@ import type { BuildFigures } from './measure-build.ts';
 import type { Spread } from './round-statistics.ts';
 import type { HotFunction } from './summarize-cpu-profile.ts';
 
-/** Which server answered. */
-export type ServerMode = 'gateway' | 'gateway --redis' | 'gateway --redis --keys postgres' | 'ceiling';
+/** Which server answered: a gateway, or bare node:http with two headers or with the gateway's own head. */
+export type ServerMode = GatewayMode | CeilingMode;
+export type GatewayMode = 'gateway' | 'gateway --redis' | 'gateway --redis --keys postgres';
+export type CeilingMode = 'ceiling' | 'ceiling, same headers';
+
+/** Whether `mode` is one of the bare node:http ceilings. */
+export function isCeiling(mode: ServerMode): mode is CeilingMode {
+  return mode === 'ceiling' || mode === 'ceiling, same headers';
+}
 
 /** Route ids, in table order. */
 export const ROUTE_IDS = ['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'sample', 'changes', 'health'] as const;
@@ -32,7 +39,7 @@ export interface RouteFigures {
 
 /** A gateway process's memory and start-up. */
 export interface GatewayFigures {
-  mode: Exclude<ServerMode, 'ceiling'>;
+  mode: GatewayMode;
   restRssBytes: number | undefined;
   loadRssBytes: number | undefined;
   listeningMs: number;
@@ -73,6 +80,8 @@ export function renderReport(report: BenchReport): string {
   lines.push(`- corpus: \`hra synth --seed 1 --scale ${report.scale}\`, ${report.build.rows.toLocaleString('en-US')} rows; revision \`${report.build.revision.slice(0, 16)}…\``);
   lines.push(`- run took ${report.elapsedSeconds.toFixed(0)} s`, '');
   lines.push(...renderRouteTable(report), '');
+  const ratios = renderCeilingRatios(report);
+  if (ratios.length > 0) lines.push(...ratios, '');
   lines.push(...renderFigureTable(report), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   if (report.profile) lines.push(...renderProfile(report.profile), '');
@@ -84,12 +93,12 @@ export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] 
   const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | CPU µs/req | vs ceiling by CPU | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const route of ROUTE_IDS) {
     const ceiling = find(report.routes, route, 'ceiling');
-    for (const mode of ['gateway', 'gateway --redis', 'gateway --redis --keys postgres', 'ceiling'] as const) {
+    for (const mode of ['gateway', 'gateway --redis', 'gateway --redis --keys postgres', 'ceiling', 'ceiling, same headers'] as const) {
       const figures = find(report.routes, route, mode);
       if (!figures) continue;
-      const ratio = mode === 'ceiling' || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;
+      const ratio = isCeiling(mode) || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;
       const verdict = routeVerdict(report.routes, figures, ratio);
-      const cpuRatio = mode === 'ceiling' || !ceiling ? undefined : ceiling.cpuUsPerRequest / figures.cpuUsPerRequest;
+      const cpuRatio = isCeiling(mode) || !ceiling ? undefined : ceiling.cpuUsPerRequest / figures.cpuUsPerRequest;
       const dirty = figures.non2xx + figures.errors > 0 ? ` ⚠ ${figures.non2xx} non-2xx, ${figures.errors} errors` : '';
       rows.push(
         `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.cpuUsPerRequest)} | ${cpuRatio === undefined || !Number.isFinite(cpuRatio) ? '—' : `${(cpuRatio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
@@ -100,7 +109,7 @@ export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] 
 }
 
 function routeVerdict(all: readonly RouteFigures[], figures: RouteFigures, ratio: number | undefined): Verdict[] | undefined {
-  if (figures.mode === 'ceiling') return undefined;
+  if (isCeiling(figures.mode)) return undefined;
   if (figures.route === 'filtered-hit') {
     const unfiltered = find(all, 'unfiltered', figures.mode);
     return unfiltered ? [withinBelow(figures.rps.median, unfiltered.rps.median, 0.1, 'unfiltered')] : undefined;
@@ -110,6 +119,36 @@ function routeVerdict(all: readonly RouteFigures[], figures: RouteFigures, ratio
   if (figures.route === 'unfiltered') return [atLeastRatio(ratio, 0.45)];
   if (figures.route === 'filtered-miss' && figures.mode === 'gateway') return [atLeastRatio(ratio, 0.25)];
   return undefined;
+}
+
+/**
+ * Issue 15's ratios, side by side: each gateway row against the two-header ceiling and against the
+ * ceiling that sends the gateway's own response head, with the issue's targets on the unfiltered route.
+ * Empty when the run had no same-headers ceiling.
+ */
+export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string[] {
+  if (!report.routes.some((figures) => figures.mode === 'ceiling, same headers')) return [];
+  const rows = ['| route | server | vs ceiling (2 headers) | vs ceiling (same headers) | by CPU, 2 headers | by CPU, same headers | target (issue 15) |', '|---|---|---:|---:|---:|---:|---|'];
+  const percent = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${(value * 100).toFixed(0)}%`);
+  for (const route of ROUTE_IDS) {
+    const two = find(report.routes, route, 'ceiling');
+    const same = find(report.routes, route, 'ceiling, same headers');
+    for (const figures of report.routes.filter((candidate) => candidate.route === route && !isCeiling(candidate.mode))) {
+      const vsTwo = two && figures.rps.median / two.rps.median;
+      const vsSame = same && figures.rps.median / same.rps.median;
+      const verdicts: Verdict[] = [];
+      if (route === 'unfiltered' && figures.mode === 'gateway') {
+        if (vsSame !== undefined) verdicts.push(atLeastRatio(vsSame, 0.8, 'of same-headers ceiling'));
+        if (vsTwo !== undefined) verdicts.push(atLeastRatio(vsTwo, 0.6, 'of 2-header ceiling'));
+      } else if (route === 'unfiltered' && vsTwo !== undefined) {
+        verdicts.push(atLeastRatio(vsTwo, 0.5, 'of 2-header ceiling'));
+      }
+      rows.push(
+        `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest / figures.cpuUsPerRequest)} | ${percent(same && same.cpuUsPerRequest / figures.cpuUsPerRequest)} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
+      );
+    }
+  }
+  return rows;
 }
 
 /** Build, memory and start-up figures with their targets. */

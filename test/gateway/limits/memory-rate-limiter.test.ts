@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
+import { RateLimitStorageError, type RateLimiter } from '../../../gateway/limits/rate-limiter.ts';
 import { fakeClock, rateLimiterContract } from './rate-limiter-contract.ts';
 
 describe('MemoryRateLimiter', () => {
@@ -24,5 +25,29 @@ describe('MemoryRateLimiter', () => {
     clock.set('2030-01-16T00:02:00Z');
     await limiter.consumePublic('203.0.113.1');
     assert.equal(limiter.size, 1);
+  });
+});
+
+describe('MemoryRateLimiter.consumeKeyNow', () => {
+  // The whole contract again with every key counted through the synchronous method: the same decisions.
+  rateLimiterContract((limits, now): RateLimiter => {
+    const limiter = new MemoryRateLimiter({ limits, now });
+    return {
+      scheme: limiter.scheme,
+      consumeKey: async (keyId, tier) => limiter.consumeKeyNow(keyId, tier),
+      consumePublic: (address) => limiter.consumePublic(address),
+      close: () => limiter.close(),
+    };
+  });
+
+  it('counts into the same windows as consumeKey, and throws where consumeKey rejects', async () => {
+    const clock = fakeClock('2030-01-15T12:00:00Z');
+    const limiter = new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: clock.now });
+    const first = limiter.consumeKeyNow('key-1', 'trial');
+    const second = await limiter.consumeKey('key-1', 'trial');
+    const third = limiter.consumeKeyNow('key-1', 'trial');
+    assert.deepEqual([first.remaining, second.remaining, third.remaining], [59, 58, 57]);
+    await limiter.close();
+    assert.throws(() => limiter.consumeKeyNow('key-1', 'trial'), RateLimitStorageError);
   });
 });

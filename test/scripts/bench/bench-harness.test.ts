@@ -4,7 +4,8 @@ import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-optio
 import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-targets.ts';
 import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
 import { parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
-import { renderRouteTable, replaceSection, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
+import { renderCeilingRatios, renderRouteTable, replaceSection, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
 
@@ -97,6 +98,32 @@ describe('renderRouteTable', () => {
     assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 80% \| 80 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
     assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 50 \| — \| 100 \| — \|$/);
     assert.match(rows[4] ?? '', /❌ within 10% of unfiltered: missed/);
+  });
+});
+
+describe('renderCeilingRatios', () => {
+  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number, cpuUsPerRequest: number): RouteFigures => ({
+    route, mode, path: '/p', rps: { median: rps, min: rps, max: rps }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest, non2xx: 0, errors: 0,
+  });
+  it('prints nothing without a same-headers ceiling', () => {
+    assert.deepEqual(renderCeilingRatios({ routes: [figures('unfiltered', 'gateway', 8000, 80), figures('unfiltered', 'ceiling', 10000, 40)] }), []);
+  });
+  it('gives each gateway its ratio to both ceilings, side by side, with issue 15\'s targets', () => {
+    const rows = renderCeilingRatios({ routes: [
+      figures('unfiltered', 'gateway', 6000, 80), figures('unfiltered', 'ceiling', 10000, 40), figures('unfiltered', 'ceiling, same headers', 7000, 50),
+      figures('unfiltered', 'gateway --redis', 4000, 100), figures('detail', 'gateway', 5000, 60), figures('detail', 'ceiling', 10000, 30),
+    ] });
+    assert.equal(rows.length, 2 + 3);
+    assert.equal(rows[2], '| unfiltered | gateway | 60% | 86% | 50% | 63% | ✅ ≥ 80% of same-headers ceiling: met; ✅ ≥ 60% of 2-header ceiling: met |');
+    assert.equal(rows[3], '| unfiltered | gateway --redis | 40% | 57% | 40% | 50% | ❌ ≥ 50% of 2-header ceiling: missed by 10.0 points |');
+    assert.equal(rows[4], '| detail | gateway | 50% | — | 50% | — | — |');
+  });
+});
+
+describe('replayableHead', () => {
+  it('keeps every header the gateway set, in order, and leaves Date, Connection and Keep-Alive to node:http', () => {
+    const head = replayableHead(['X-Request-ID', 'abc', 'RateLimit', '"minute";r=9;t=54', 'Content-Length', '12', 'Date', 'Tue, 24 Nov 2026 14:29:06 GMT', 'Connection', 'keep-alive', 'Keep-Alive', 'timeout=5, max=1000']);
+    assert.deepEqual(head, { headers: ['X-Request-ID', 'abc', 'RateLimit', '"minute";r=9;t=54', 'Content-Length', '12'], keepAliveTimeoutMs: 5000, maxRequestsPerSocket: 1000 });
   });
 });
 

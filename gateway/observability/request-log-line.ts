@@ -1,0 +1,157 @@
+/**
+ * The one line per request (issue 7), written by hand in a fixed shape (issue 15). pino builds a line by
+ * walking the object it is given (own keys, a stringifier lookup and a quoting pass per key and value)
+ * after the caller spread the fields into it; this line has eight fields known in advance, so they are
+ * concatenated in order. The bytes are pino's for the same fields: its level, time and bindings
+ * (`pid`) are taken from the logger, strings are quoted as pino quotes them, and
+ * test/gateway/observability/request-log-line.test.ts compares the two. No field can hold a key or a
+ * header: the line has no field for either, which is also why pino's redaction paths never match it.
+ */
+import { pino } from 'pino';
+import type { LicensedKey } from '../keys/key-lookup.ts';
+import type { GatewayLogger } from './gateway-logger.ts';
+
+/** What one request line records; `started` is the `performance.now()` of its arrival. */
+export interface RequestLogFacts {
+  requestId: string;
+  method: string;
+  /** The route template (`/api/programs/:city`), never the path: a path could carry anything. */
+  route: string;
+  status: number;
+  started: number;
+  /** The key that was admitted and metered, if any: its id and tier are logged, never the key. */
+  key?: LicensedKey;
+  /** Set by the fast path, so an operator comparing latencies can tell which path answered. */
+  fastPath?: true;
+}
+
+/** Writes the request line of `facts` through `log`, at level info. */
+export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void {
+  if (!log.isLevelEnabled('info')) return;
+  const writer = writerOf(log);
+  if (writer === undefined) {
+    log.info(requestLogFields(facts), 'request');
+    return;
+  }
+  const { key } = facts;
+  writer.stream.write(
+    `${writer.head}${writer.time()}${writer.bindings},"requestId":${quote(facts.requestId)},"method":${quote(facts.method)},"route":${quote(facts.route)},"status":${number(facts.status)},"durationMs":${number(durationMs(facts.started))}${
+      key === undefined ? '' : `,"keyId":${quote(key.id)},"tier":${quote(key.tier)}`
+    }${facts.fastPath === true ? ',"fastPath":true' : ''},"msg":"request"${writer.end}`,
+  );
+}
+
+/** The same line as an object, for a logger this module cannot write for directly (and for tests). */
+export function requestLogFields(facts: RequestLogFacts): Record<string, unknown> {
+  const { key } = facts;
+  return {
+    requestId: facts.requestId,
+    method: facts.method,
+    route: facts.route,
+    status: facts.status,
+    durationMs: durationMs(facts.started),
+    ...(key === undefined ? {} : { keyId: key.id, tier: key.tier }),
+    ...(facts.fastPath === true ? { fastPath: true } : {}),
+  };
+}
+
+/** Milliseconds since `started`, to the microsecond. */
+function durationMs(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+/** What a line is assembled from, read once per logger from pino's documented `pino.symbols`. */
+interface LineWriter {
+  /** `{"level":30`, as pino's level formatter renders info. */
+  head: string;
+  /** pino's time function: `,"time":"…"`. */
+  time: () => string;
+  /** The logger's bindings, `,"pid":…` for the gateway logger (and a child's own, if any). */
+  bindings: string;
+  /** `}` and the line end. */
+  end: string;
+  stream: { write(line: string): unknown };
+}
+
+// Present in pino 10 though its type declarations omit it.
+const MSG_PREFIX = (pino.symbols as { msgPrefixSym?: symbol }).msgPrefixSym;
+
+const writers = new WeakMap<GatewayLogger, LineWriter | null>();
+
+/**
+ * The writer of `log`, or undefined when pino would shape the line otherwise than plain concatenation:
+ * a mixin, a log or message hook, serializers or stringifiers for our fields, a message key other than
+ * `msg`, a nested key, or a destination that wants each line's metadata. The gateway logger has none.
+ */
+function writerOf(log: GatewayLogger): LineWriter | undefined {
+  let writer = writers.get(log);
+  if (writer === undefined) {
+    writer = inspect(log);
+    writers.set(log, writer);
+  }
+  return writer ?? undefined;
+}
+
+function inspect(log: GatewayLogger): LineWriter | null {
+  const symbols = pino.symbols;
+  const internals = log as unknown as Record<symbol, unknown>;
+  const stream = internals[symbols.streamSym] as (LineWriter['stream'] & Record<symbol, unknown>) | undefined;
+  const levels = internals[symbols.lsCacheSym] as Record<number, string> | undefined;
+  const serializers = (internals[symbols.serializersSym] ?? {}) as Record<string, unknown>;
+  const stringifiers = (internals[symbols.stringifiersSym] ?? {}) as Record<string | symbol, unknown>;
+  const hooks = (internals[symbols.hooksSym] ?? {}) as Record<string, unknown>;
+  const formatters = (internals[symbols.formattersSym] ?? {}) as Record<string, unknown>;
+  const head = levels?.[log.levels.values.info ?? 30];
+  const time = internals[symbols.timeSym];
+  const bindings = internals[symbols.chindingsSym];
+  const end = internals[symbols.endSym];
+  const fields = ['requestId', 'method', 'route', 'status', 'durationMs', 'keyId', 'tier', 'fastPath', 'msg'];
+  const plain =
+    stream !== undefined && typeof stream.write === 'function' && stream[symbols.needsMetadataGsym] !== true &&
+    typeof head === 'string' && typeof time === 'function' && typeof bindings === 'string' && typeof end === 'string' &&
+    internals[symbols.mixinSym] === undefined && internals[symbols.messageKeySym] === 'msg' && !internals[symbols.nestedKeySym] &&
+    (MSG_PREFIX === undefined || !internals[MSG_PREFIX]) && hooks.logMethod === undefined && hooks.streamWrite === undefined && formatters.log === undefined &&
+    stringifiers[symbols.wildcardFirstSym] === undefined && fields.every((field) => serializers[field] === undefined && stringifiers[field] === undefined);
+  if (!plain) return null;
+  // pino's ISO time, formatted once per millisecond rather than once per line: the same text.
+  return { head, time: time === pino.stdTimeFunctions.isoTime ? isoTimeOncePerMillisecond() : (time as () => string), bindings, end, stream };
+}
+
+function isoTimeOncePerMillisecond(): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (now !== at) {
+      at = now;
+      text = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return text;
+  };
+}
+
+// pino 10 quotes strings with JSON.stringify from Node 25 on, and by hand before it (see `quote`).
+const STRINGIFY_ONLY = Number(process.versions.node.split('.')[0]) >= 25;
+
+/**
+ * A JSON string as pino 10 quotes one before Node 25: `"` and `\` escaped in place when the string is at
+ * most 100 characters and has no control character, else `JSON.stringify`. The two differ only on a
+ * lone surrogate, which pino leaves raw (and the UTF-8 encoder turns into U+FFFD); so does this.
+ */
+function quote(text: string): string {
+  if (STRINGIFY_ONLY) return JSON.stringify(text);
+  const length = text.length;
+  if (length > 100) return JSON.stringify(text);
+  let plain = true;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 32) return JSON.stringify(text);
+    if (code === 34 || code === 92) plain = false;
+  }
+  return plain ? `"${text}"` : `"${text.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** A number as pino writes one: its shortest text, `null` when not finite. */
+function number(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}

@@ -1,0 +1,106 @@
+/** The hand-written request line (issue 15) is byte for byte the line pino writes for the same fields. */
+import * as assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { pino } from 'pino';
+import type { LicensedKey } from '../../../gateway/keys/key-lookup.ts';
+import { createGatewayLogger, type GatewayLogger, type LogLevel } from '../../../gateway/observability/gateway-logger.ts';
+import { logRequestLine, requestLogFields, type RequestLogFacts } from '../../../gateway/observability/request-log-line.ts';
+
+/** A logger whose destination keeps each written string as it was given (no encoding in between). */
+function recordingLogger(level: LogLevel = 'info'): { log: GatewayLogger; written: string[] } {
+  const written: string[] = [];
+  return { log: createGatewayLogger({ level, destination: { write: (line: string) => written.push(line) } }), written };
+}
+
+const PLAINTEXT_KEY = 'hra_c_NC9smSt7wkr3IvumaQMcSXAIBrXiI4TWvmIUZg';
+
+function keyOf(id: string, tier: string): LicensedKey {
+  // A minted key never carries its plaintext; this one does, to show the line cannot pick it up.
+  return { id, tier, cities: null, expiresAt: null, key: PLAINTEXT_KEY, apiKey: PLAINTEXT_KEY } as unknown as LicensedKey;
+}
+
+const AWKWARD = [
+  'plain-request-id-0001',
+  'with "quotes" inside',
+  'back\\slash and \\"escaped quote',
+  'new\nline, tab\t, nul\u0000, unit separator\u001f, delete\u007f',
+  'unicode: é ñ 漢字 🚧 \u2028 \u2029',
+  'lone surrogates: \ud800 and \udfff',
+  `long ${'x'.repeat(120)} "quoted"`,
+  `long with a control ${'y'.repeat(120)}\r`,
+  '',
+];
+
+describe('logRequestLine', () => {
+  beforeEach(() => {
+    // pino's time and the duration both read clocks: hold them still so two lines can be compared.
+    mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 10, 24, 14, 30, 0, 123) });
+    mock.method(performance, 'now', () => 5000.123456);
+  });
+  afterEach(() => {
+    mock.timers.reset();
+    mock.restoreAll();
+  });
+
+  const cases: Array<[string, RequestLogFacts]> = [
+    ['a fast-path hit', { requestId: 'b3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d', method: 'GET', route: '/api/programs/:city', status: 200, started: 4998.5, key: keyOf('key_CNISl0pYtDL3', 'commercial'), fastPath: true }],
+    ['a Koa line without a key', { requestId: 'log-test-0001', method: 'HEAD', route: 'unmatched', status: 404, started: 4990 }],
+    ['a 429 with a key', { requestId: 'r-429-000001', method: 'GET', route: '/api/programs/:city/:programId', status: 429, started: 5000.123456, key: keyOf('key_x', 'trial') }],
+    ['a duration that is not finite', { requestId: 'r-nan-000001', method: 'GET', route: '/api/sample', status: 500, started: Number.NaN }],
+  ];
+  for (const awkward of AWKWARD) {
+    cases.push([`awkward strings ${JSON.stringify(awkward).slice(0, 40)}`, { requestId: awkward, method: awkward, route: awkward, status: 200, started: 4000, key: keyOf(awkward, awkward), fastPath: true }]);
+  }
+
+  for (const [name, facts] of cases) {
+    it(`writes what pino writes for the same fields: ${name}`, () => {
+      const ours = recordingLogger();
+      const theirs = recordingLogger();
+      logRequestLine(ours.log, facts);
+      theirs.log.info(requestLogFields(facts), 'request');
+      assert.equal(ours.written.length, 1, 'one line per call');
+      assert.equal(ours.written[0], theirs.written[0]);
+      assert.equal(ours.written[0]?.includes(PLAINTEXT_KEY), false, 'the key never appears');
+      assert.ok(ours.written[0]?.endsWith('\n'));
+    });
+  }
+
+  it('has the keys of the pino line, in its order, and parses as JSON with the given values', () => {
+    const { log, written } = recordingLogger();
+    const facts = cases[0]?.[1] as RequestLogFacts;
+    logRequestLine(log, facts);
+    const line = JSON.parse(written[0] ?? '') as Record<string, unknown>;
+    assert.deepEqual(Object.keys(line), ['level', 'time', 'pid', 'requestId', 'method', 'route', 'status', 'durationMs', 'keyId', 'tier', 'fastPath', 'msg']);
+    assert.deepEqual(line, {
+      level: 30, time: '2026-11-24T14:30:00.123Z', pid: process.pid, requestId: facts.requestId, method: 'GET', route: '/api/programs/:city',
+      status: 200, durationMs: 1.623, keyId: 'key_CNISl0pYtDL3', tier: 'commercial', fastPath: true, msg: 'request',
+    });
+  });
+
+  it('writes nothing below its level', () => {
+    for (const level of ['warn', 'error', 'silent'] as const) {
+      const { log, written } = recordingLogger(level);
+      logRequestLine(log, cases[0]?.[1] as RequestLogFacts);
+      assert.deepEqual(written, []);
+    }
+  });
+
+  it('keeps a child logger\'s bindings, after pid, as pino does', () => {
+    const ours = recordingLogger();
+    const theirs = recordingLogger();
+    const facts = cases[1]?.[1] as RequestLogFacts;
+    logRequestLine(ours.log.child({ worker: 'w"1' }), facts);
+    theirs.log.child({ worker: 'w"1' }).info(requestLogFields(facts), 'request');
+    assert.equal(ours.written[0], theirs.written[0]);
+  });
+
+  it('leaves a logger that shapes lines otherwise (here a mixin) to pino', () => {
+    const written: string[] = [];
+    const log = pino({ level: 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, mixin: () => ({ extra: 1 }) }, { write: (line: string) => written.push(line) });
+    logRequestLine(log, cases[1]?.[1] as RequestLogFacts);
+    const line = JSON.parse(written[0] ?? '') as Record<string, unknown>;
+    assert.equal(line.extra, 1);
+    assert.equal(line.msg, 'request');
+    assert.equal(line.route, 'unmatched');
+  });
+});
