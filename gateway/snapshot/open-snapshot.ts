@@ -116,9 +116,13 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
   const fixedDocuments = new Map<string, StoredDocument | undefined>();
-  const servedQuery = db.prepare('SELECT id, facets, body FROM programs WHERE city = ? ORDER BY ord');
+  // Format 4: a served record's bytes are a slice of its city's collection document, stored once.
+  const servedQuery = db.prepare('SELECT id, facets, body_offset AS offset, body_length AS length FROM programs WHERE city = ? ORDER BY ord');
   const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
-  const servedRecordQuery = db.prepare('SELECT body FROM programs WHERE city = ? AND id = ?').pluck();
+  // The slice is cut in SQLite: only the record's bytes cross into JavaScript, not the whole collection.
+  const servedRecordQuery = db.prepare(
+    "SELECT substr(d.body, p.body_offset + 1, p.body_length) FROM programs p JOIN documents d ON d.name = 'collection:' || p.city WHERE p.city = ? AND p.id = ?",
+  ).pluck();
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
   const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
   const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
@@ -145,12 +149,20 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       return fixedDocuments.get(name);
     },
     collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
-    cityRecords: (city) => [
-      ...(servedQuery.all(city) as Array<{ id: string; facets: string; body: Buffer }>)
-        .map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: row.body })),
+    cityRecords: (city) => {
+      const served = servedQuery.all(city) as Array<{ id: string; facets: string; offset: number; length: number }>;
+      // Every record's bytes in one read: slices of the collection, which they make up almost entirely.
+      const collection = served.length === 0 ? undefined : (documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined)?.body;
+      const bodyOf = (row: { offset: number; length: number }) => {
+        if (collection === undefined || row.offset + row.length > collection.length) throw new SnapshotRejectedError(`snapshot ${file}: record bytes of ${city} lie outside its collection`);
+        return collection.subarray(row.offset, row.offset + row.length);
+      };
+      return [
+        ...served.map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: bodyOf(row) })),
       ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
-        .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
-    ],
+          .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
+      ];
+    },
     servedRecord: (city, id) => servedRecordQuery.get(city, id) as Buffer | undefined,
     cities: () => citiesQuery.all() as StoredCity[],
     city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
