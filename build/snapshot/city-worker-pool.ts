@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { indexEvidence, type CityEvidence } from './city-evidence.ts';
 import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
 
 /**
@@ -23,6 +24,12 @@ import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTas
 const TASKS_PER_BATCH = 16;
 /** Batches handed to each worker beyond the one being read: enough to keep it busy, few enough to bound memory. */
 const AHEAD_PER_WORKER = 8;
+/**
+ * Each worker's old-generation cap, well above its live data (the corpus-wide policy, a few batches of
+ * cities and their evidence): left to inherit the process's `--max-old-space-size=768`, a worker lets its
+ * heap grow towards that before collecting.
+ */
+const WORKER_OLD_SPACE_MB = 128;
 /** A worker that answers nothing for this long is taken for dead (an out-of-memory exit posts nothing). */
 const SILENT_WORKER_MS = 120_000;
 
@@ -55,6 +62,8 @@ export interface CityTaskRunner {
   close(): void;
 }
 
+const NO_EVIDENCE: CityEvidence = { linkChecks: [], sourceReviews: [], corrections: [], quarantine: [] };
+
 interface Lane {
   worker: Worker;
   port: MessagePort;
@@ -72,24 +81,34 @@ export function defaultBuildWorkers(cities: number): number {
   return cities < MIN_CITIES_FOR_WORKERS ? 0 : availableParallelism();
 }
 
-/** Starts `workers` worker threads (0: none, the tasks run on this thread). */
-export function startCityTaskRunner(inputs: CityTaskInputs, workers: number): CityTaskRunner {
+/**
+ * Starts `workers` worker threads (0: none, the tasks run on this thread). A worker holds only `inputs`;
+ * each batch of cities goes with its share of `evidence` (city-evidence.ts), chosen by the URLs a digest
+ * task found in the cities' rows: a serialize task for a city not yet digested digests it first.
+ */
+export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEvidence, workers: number): CityTaskRunner {
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`build workers must be a whole number, got ${workers}`);
   if (workers === 0) {
     const handle = createCityTaskHandler(inputs);
     return {
       workers: 0,
       *run(tasks) {
-        for (const task of tasks) yield handle(task);
+        for (const task of tasks) yield handle(task, evidence);
       },
       close() {},
     };
   }
+  const index = indexEvidence(evidence);
   const lanes: Lane[] = [];
   for (let index = 0; index < workers; index++) {
     const { port1, port2 } = new MessageChannel();
     const answered = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: WORKER_ENTRY, tsxApi: TSX_API, inputs, port: port2, answered }, transferList: [port2] });
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { entry: WORKER_ENTRY, tsxApi: TSX_API, inputs, port: port2, answered },
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
+    });
     // The writer waits on the counter, not on events: a worker must not keep the process alive by itself.
     worker.unref();
     lanes.push({ worker, port: port1, answered });
@@ -97,13 +116,22 @@ export function startCityTaskRunner(inputs: CityTaskInputs, workers: number): Ci
   return {
     workers,
     *run(tasks) {
+      const unsurveyed = tasks.filter((task) => task.kind === 'serialize' && !index.hasUrls(task.slug));
+      if (unsurveyed.length > 0) for (const _ of this.run(unsurveyed.map((task) => ({ kind: 'digest', slug: task.slug })))) ;
       const batches: CityTask[][] = [];
       for (let start = 0; start < tasks.length; start += TASKS_PER_BATCH) batches.push(tasks.slice(start, start + TASKS_PER_BATCH));
       // Batch i goes to worker i mod n, which answers its batches in order: reading them round-robin keeps task order.
       let sent = 0;
       for (let next = 0; next < batches.length; next++) {
-        for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) lanes[sent % lanes.length]!.worker.postMessage(batches[sent]);
-        yield* receive(lanes[next % lanes.length]!, next % lanes.length);
+        for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) {
+          const batch = batches[sent]!;
+          const serialize = batch.some((task) => task.kind === 'serialize');
+          lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? index.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
+        }
+        for (const result of receive(lanes[next % lanes.length]!, next % lanes.length)) {
+          if (result.kind === 'digest') index.noteUrls(result.slug, result.urls);
+          yield result;
+        }
       }
     },
     close() {

@@ -4,15 +4,16 @@
  * for it synchronously (the build's steps are a synchronous generator).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { CityEvidence } from './city-evidence.ts';
 import { createCityTaskHandler, type CityTask, type CityTaskInputs } from './city-tasks.ts';
 
 const { inputs, port, answered } = workerData as { inputs: CityTaskInputs; port: MessagePort; answered: Int32Array };
 const handle = createCityTaskHandler(inputs);
 
-parentPort?.on('message', (tasks: CityTask[]) => {
+parentPort?.on('message', ({ tasks, evidence }: { tasks: CityTask[]; evidence: CityEvidence }) => {
   let answer: unknown;
   try {
-    answer = { ok: true, results: tasks.map(handle) };
+    answer = { ok: true, results: tasks.map((task) => handle(task, evidence)) };
   } catch (error) {
     answer = { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -56,7 +56,7 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
   if (swept.length > 0) onProgress(`build: removed ${swept.length === 1 ? 'a file' : `${swept.length} files`} left by a killed build: ${swept.join(', ')}`);
   const started = Date.now();
   const slugs = liveCitySlugs(corpus);
-  const runner = startCityTaskRunner(cityTaskInputs(corpus), options.workers ?? defaultBuildWorkers(slugs.length));
+  const runner = startCityTaskRunner(cityTaskInputs(corpus), corpus, options.workers ?? defaultBuildWorkers(slugs.length));
   const temporary = buildTemporaryPath(outDir, 'building');
   // Final paths this build renamed into place and that did not exist before: removed again on failure.
   const placed: string[] = [];

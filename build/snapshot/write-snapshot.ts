@@ -68,7 +68,7 @@ export function* writeSnapshotSteps(
   onProgress: (message: string) => void = () => {},
   options: WriteSnapshotOptions = {},
 ): BuildSteps<SnapshotSummary> {
-  const runner = options.runner ?? startCityTaskRunner(cityTaskInputs(corpus), defaultBuildWorkers(liveCitySlugs(corpus).length));
+  const runner = options.runner ?? startCityTaskRunner(cityTaskInputs(corpus), corpus, defaultBuildWorkers(liveCitySlugs(corpus).length));
   const db = new Database(file);
   try {
     // Rollback journal, not WAL, so the finished file opens cleanly read-only (STYLE 21).
