@@ -8,7 +8,7 @@
  * The worker file is `city-worker.ts` under tsx (tests, `npm run hra`) and `city-worker.js` once compiled:
  * its name is taken from this module's own extension. On Node 20 a worker does not inherit the loader
  * hooks `--import tsx` registered, so under tsx the worker registers them itself before loading the file.
- * The heap cap (`--max-old-space-size`, in the inherited execArgv) applies in each worker too.
+ * Each worker has its own, smaller heap cap (WORKER_OLD_SPACE_MB) instead of the process's.
  */
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
@@ -19,7 +19,7 @@ import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTas
 
 /**
  * Tasks go to a worker in batches: a message per city would cost an event-loop turn and a wake-up per
- * city on each side (measured: the worker sat idle a quarter of the time at 26 rows a city).
+ * city on each side, and left the workers idle for a measurable share of the build (BENCHMARKS.md, issue 15).
  */
 const TASKS_PER_BATCH = 16;
 /** Batches handed to each worker beyond the one being read: enough to keep it busy, few enough to bound memory. */
@@ -34,8 +34,11 @@ const WORKER_OLD_SPACE_MB = 128;
 const SILENT_WORKER_MS = 120_000;
 
 const WORKER_ENTRY = new URL(`./city-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+
 /** tsx's registration API when this module runs as TypeScript, else undefined (compiled: nothing to register). */
-const TSX_API = WORKER_ENTRY.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : undefined;
+function tsxApi(): string | undefined {
+  return WORKER_ENTRY.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : undefined;
+}
 
 // Plain CommonJS that loads the worker module: a module that fails to load (or throws outside a task)
 // still answers, with its error, so the waiting writer fails instead of waiting.
@@ -99,13 +102,14 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
     };
   }
   const index = indexEvidence(evidence);
+  const registerTsx = tsxApi();
   const lanes: Lane[] = [];
   for (let index = 0; index < workers; index++) {
     const { port1, port2 } = new MessageChannel();
     const answered = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: { entry: WORKER_ENTRY, tsxApi: TSX_API, inputs, port: port2, answered },
+      workerData: { entry: WORKER_ENTRY, tsxApi: registerTsx, inputs, port: port2, answered },
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
     });
