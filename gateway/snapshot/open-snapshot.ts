@@ -33,6 +33,12 @@ export interface RecordFacets {
   status: string;
 }
 
+/** A record's bytes within its collection body: [offset, offset + length). */
+export interface RecordPlace {
+  offset: number;
+  length: number;
+}
+
 /** A stored change event. */
 export interface StoredChange {
   id: number;
@@ -71,10 +77,11 @@ export interface Snapshot {
   /** Every stored record of a city: the served ones in served order, then the withheld ones. */
   cityRecords(city: string): StoredRecord[];
   /**
-   * The body of a served record, or undefined. Reads only the served-records table, where withheld
-   * records do not exist, so a withheld id and an unknown one take the same miss (spec 4.3).
+   * Where a served record's bytes lie in its city's collection body (`collection(city)`), or undefined.
+   * Reads only the served-records table, where withheld records do not exist, so a withheld id and an
+   * unknown one take the same miss (spec 4.3).
    */
-  servedRecord(city: string, id: string): Buffer | undefined;
+  servedRecordPlace(city: string, id: string): RecordPlace | undefined;
   cities(): StoredCity[];
   city(slug: string): StoredCity | undefined;
   /** Visible and withheld events with id <= maxId and id < beforeId, newest first, optionally of one city. */
@@ -119,10 +126,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   // Format 4: a served record's bytes are a slice of its city's collection document, stored once.
   const servedQuery = db.prepare('SELECT id, facets, body_offset AS offset, body_length AS length FROM programs WHERE city = ? ORDER BY ord');
   const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
-  // The slice is cut in SQLite: only the record's bytes cross into JavaScript, not the whole collection.
-  const servedRecordQuery = db.prepare(
-    "SELECT substr(d.body, p.body_offset + 1, p.body_length) FROM programs p JOIN documents d ON d.name = 'collection:' || p.city WHERE p.city = ? AND p.id = ?",
-  ).pluck();
+  const servedPlaceQuery = db.prepare('SELECT body_offset AS offset, body_length AS length FROM programs WHERE city = ? AND id = ?');
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
   const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
   const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
@@ -163,7 +167,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
           .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
       ];
     },
-    servedRecord: (city, id) => servedRecordQuery.get(city, id) as Buffer | undefined,
+    servedRecordPlace: (city, id) => servedPlaceQuery.get(city, id) as RecordPlace | undefined,
     cities: () => citiesQuery.all() as StoredCity[],
     city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
     changes: ({ maxId, beforeId, city, limit }) =>
