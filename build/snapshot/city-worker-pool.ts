@@ -77,11 +77,17 @@ interface Lane {
 export const MIN_CITIES_FOR_WORKERS = 200;
 
 /**
+ * At most this many workers: the one writing thread does about a third of a build's work, so more workers
+ * than this would wait on it, and each adds its own heap to the build's memory budget.
+ */
+export const MAX_BUILD_WORKERS = 3;
+
+/**
  * The default number of worker threads for a build of `cities` cities: one per core (the writer shares a
- * core with one of them), or none for a small corpus.
+ * core with one of them) up to MAX_BUILD_WORKERS, or none for a small corpus.
  */
 export function defaultBuildWorkers(cities: number): number {
-  return cities < MIN_CITIES_FOR_WORKERS ? 0 : availableParallelism();
+  return cities < MIN_CITIES_FOR_WORKERS ? 0 : Math.min(availableParallelism(), MAX_BUILD_WORKERS);
 }
 
 /**
