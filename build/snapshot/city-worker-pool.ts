@@ -107,7 +107,7 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
       close() {},
     };
   }
-  const index = indexEvidence(evidence);
+  const evidenceIndex = indexEvidence(evidence);
   const registerTsx = tsxApi();
   const lanes: Lane[] = [];
   for (let index = 0; index < workers; index++) {
@@ -123,25 +123,37 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
     worker.unref();
     lanes.push({ worker, port: port1, answered });
   }
-  return {
+  // A run left before its end leaves answers in the ports that a later run would take for its own.
+  let abandoned = false;
+  const runner: CityTaskRunner = {
     workers,
     *run(tasks) {
-      const unsurveyed = tasks.filter((task) => task.kind === 'serialize' && !index.hasUrls(task.slug));
-      if (unsurveyed.length > 0) for (const _ of this.run(unsurveyed.map((task) => ({ kind: 'digest', slug: task.slug })))) ;
+      if (abandoned) throw new Error('build workers: a run was left unfinished, so their answers are out of step');
+      const unsurveyed = tasks.filter((task) => task.kind === 'serialize' && !evidenceIndex.hasUrls(task.slug));
+      if (unsurveyed.length > 0) {
+        // Their digests are not wanted, only the URLs the digest tasks report (noted as they come back).
+        for (const result of runner.run(unsurveyed.map((task) => ({ kind: 'digest', slug: task.slug })))) void result;
+      }
       const batches: CityTask[][] = [];
       for (let start = 0; start < tasks.length; start += TASKS_PER_BATCH) batches.push(tasks.slice(start, start + TASKS_PER_BATCH));
       // Batch i goes to worker i mod n, which answers its batches in order: reading them round-robin keeps task order.
       let sent = 0;
-      for (let next = 0; next < batches.length; next++) {
-        for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) {
-          const batch = batches[sent]!;
-          const serialize = batch.some((task) => task.kind === 'serialize');
-          lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? index.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
+      let finished = false;
+      try {
+        for (let next = 0; next < batches.length; next++) {
+          for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) {
+            const batch = batches[sent]!;
+            const serialize = batch.some((task) => task.kind === 'serialize');
+            lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? evidenceIndex.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
+          }
+          for (const result of receive(lanes[next % lanes.length]!, next % lanes.length)) {
+            if (result.kind === 'digest') evidenceIndex.noteUrls(result.slug, result.urls);
+            yield result;
+          }
         }
-        for (const result of receive(lanes[next % lanes.length]!, next % lanes.length)) {
-          if (result.kind === 'digest') index.noteUrls(result.slug, result.urls);
-          yield result;
-        }
+        finished = true;
+      } finally {
+        if (!finished) abandoned = true;
       }
     },
     close() {
@@ -151,6 +163,7 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
       }
     },
   };
+  return runner;
 }
 
 function receive(lane: Lane, index: number): CityTaskResult[] {

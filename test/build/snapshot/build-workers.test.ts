@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
-import { liveCitySlugs } from '../../../build/revision/compute-revision.ts';
+import { computeRevision, liveCitySlugs } from '../../../build/revision/compute-revision.ts';
+import { cityTaskInputs } from '../../../build/snapshot/city-tasks.ts';
+import { startCityTaskRunner } from '../../../build/snapshot/city-worker-pool.ts';
+import { writeSnapshot } from '../../../build/snapshot/write-snapshot.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { sha256FileChunked } from '../../../build/snapshot/snapshot-checksum.ts';
 import { generateSynthCorpus } from '../../../build/synth/generate-synth-corpus.ts';
@@ -29,6 +32,18 @@ describe('a build on worker threads', () => {
     assert.deepEqual(build(1), single);
     assert.deepEqual(build(2), single);
     assert.deepEqual(build(3), single);
+  });
+
+  it('writes the same file when the workers were not sent the revision digests first (hra verify\'s rebuild)', () => {
+    const single = buildAndPublish(corpus, join(work, 'out-verify-reference'), () => {}, { workers: 0 });
+    const runner = startCityTaskRunner(cityTaskInputs(corpus), corpus, 2);
+    const file = join(work, 'rebuilt.sqlite');
+    try {
+      writeSnapshot(corpus, computeRevision(corpus), file, () => {}, { runner });
+    } finally {
+      runner.close();
+    }
+    assert.equal(sha256FileChunked(file), sha256FileChunked(single.file));
   });
 
   it('fails the build with the worker\'s error and publishes nothing when a worker fails', () => {
