@@ -56,16 +56,22 @@ export function detectChanges(
 
 /**
  * The SQL reading every record (served and withheld) of the previous snapshot, by its format version:
- * format 2 held all in `programs`; format 3 keeps withheld ones in `withheld_programs`. The city list
- * leaves out the national layer.
+ * format 2 held all in `programs`; format 3 keeps withheld ones in `withheld_programs`; format 4 keeps a
+ * served record's bytes only in its city's collection document, where `programs` says they are. The city
+ * list leaves out the national layer.
  */
 function previousRecordQueries(previous: Database.Database): { cities: string; records: string } {
   const version = previous.prepare("SELECT value FROM meta WHERE key = 'format_version'").pluck().get();
   if (version === '2') {
     return { cities: 'SELECT DISTINCT city FROM programs WHERE city <> :national ORDER BY city', records: 'SELECT id, body FROM programs WHERE city = :city' };
   }
+  const cities = 'SELECT city FROM programs WHERE city <> :national UNION SELECT city FROM withheld_programs WHERE city <> :national ORDER BY city';
+  if (version === '3') {
+    return { cities, records: 'SELECT id, body FROM programs WHERE city = :city UNION ALL SELECT id, body FROM withheld_programs WHERE city = :city' };
+  }
   return {
-    cities: 'SELECT city FROM programs WHERE city <> :national UNION SELECT city FROM withheld_programs WHERE city <> :national ORDER BY city',
-    records: 'SELECT id, body FROM programs WHERE city = :city UNION ALL SELECT id, body FROM withheld_programs WHERE city = :city',
+    cities,
+    records: "SELECT p.id, substr(d.body, p.body_offset + 1, p.body_length) AS body FROM programs p JOIN documents d ON d.name = 'collection:' || p.city WHERE p.city = :city"
+      + ' UNION ALL SELECT id, body FROM withheld_programs WHERE city = :city',
   };
 }

@@ -144,7 +144,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
 }
 
 /** Re-reads one city's program rows, already validated by loadCorpus, in file order. */
-export function readCityPrograms(corpus: Corpus, slug: string): ProgramRow[] {
+export function readCityPrograms(corpus: Pick<Corpus, 'programFiles'>, slug: string): ProgramRow[] {
   const file = corpus.programFiles.get(slug);
   if (!file) return [];
   const text = readFileSync(file, 'utf8');

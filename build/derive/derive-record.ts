@@ -24,8 +24,11 @@ export interface DerivedRecord extends Pick<Program, 'id' | 'name' | 'url'> {
 /** Derives records of one corpus; `city` is a city slug or NATIONAL_SLUG. */
 export type RecordDeriver = (city: string, row: ProgramRow, options?: { federalCanonical?: boolean }) => DerivedRecord;
 
+/** The parts of a corpus derivation reads (what the build's worker threads are sent). */
+export type DerivationInputs = Pick<Corpus, 'manifest' | 'linkChecks' | 'sourceReviews' | 'corrections' | 'adjacentRules' | 'quarantine'>;
+
 /** Indexes the corpus's evidence, corrections and policy once, and returns the per-row derivation. */
-export function createRecordDeriver(corpus: Corpus): RecordDeriver {
+export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
   const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
   const reviewsByRecord = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
   const correctionsByRecord = indexCorrections(corpus.corrections);

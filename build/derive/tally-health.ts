@@ -7,6 +7,9 @@ import type { DerivedRecord } from './derive-record.ts';
 
 type Counts<K extends string> = Record<K, number>;
 
+/** What the tally reads of a derived record (the build's worker threads send only this, not the bytes). */
+export type TalliedRecord = Pick<DerivedRecord, 'name' | 'url' | 'exclusion' | 'freshness' | 'pageClass'>;
+
 const zeroes = <K extends string>(keys: readonly K[]): Counts<K> => Object.fromEntries(keys.map((key) => [key, 0])) as Counts<K>;
 
 /** Accumulates health figures over the live cities' records and the federal layer. */
@@ -30,7 +33,7 @@ export class HealthTally {
   #licensedNames = new Map<string, Set<string>>();
 
   /** Counts one city-program row. */
-  addCityRecord(city: string, record: DerivedRecord): void {
+  addCityRecord(city: string, record: TalliedRecord): void {
     this.totalRows += 1;
     this.linkHealth[record.freshness.linkStatus] += 1;
     this.#noteLastCheck(record.freshness.lastChecked);
@@ -55,7 +58,7 @@ export class HealthTally {
   }
 
   /** Counts one record of the federal layer (not a city-program row). */
-  addFederalRecord(record: DerivedRecord): void {
+  addFederalRecord(record: Pick<DerivedRecord, 'exclusion'>): void {
     this.federalRows += 1;
     if (record.exclusion === 'served') this.servedFederalRows += 1;
   }
@@ -83,7 +86,7 @@ export class HealthTally {
 /** Source classes of licensed rows: what kind of page the cited URL is, as far as evidence shows. */
 export const SOURCE_CLASSES = ['program-page', 'agency-page', 'unclassified', 'no-url'] as const;
 
-function sourceClass(record: DerivedRecord): (typeof SOURCE_CLASSES)[number] {
+function sourceClass(record: Pick<DerivedRecord, 'url' | 'pageClass'>): (typeof SOURCE_CLASSES)[number] {
   if (record.url === null) return 'no-url';
   if (record.pageClass === 'program') return 'program-page';
   if (record.pageClass === 'agency') return 'agency-page';

@@ -40,7 +40,7 @@ export function inspectSnapshot(db: Database.Database, options: InspectOptions):
       return results;
     }
     if (!versions.some((version) => meta.get('format_version') === String(version))) {
-      fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${versions.join(' or ')}`);
+      fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${listVersions(versions)}`);
       return results;
     }
     passed('format');
@@ -61,6 +61,11 @@ export function inspectSnapshot(db: Database.Database, options: InspectOptions):
     fail(results.length === 0 ? 'format' : 'integrity', `unreadable: ${(error as Error).message}`);
   }
   return results;
+}
+
+/** "4", "3 or 4", "2, 3 or 4". */
+function listVersions(versions: readonly number[]): string {
+  return versions.length <= 1 ? versions.join('') : `${versions.slice(0, -1).join(', ')} or ${versions.at(-1)}`;
 }
 
 /** Bytes of the SQLite database header that inspectSnapshotHeader reads. */

@@ -10,7 +10,9 @@ import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSyn
 import { basename, join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import type { Revision } from '../contract/parse-revision.ts';
-import { computeRevision } from '../revision/compute-revision.ts';
+import { computeRevision, liveCitySlugs } from '../revision/compute-revision.ts';
+import { cityTaskInputs } from './city-tasks.ts';
+import { defaultBuildWorkers, startCityTaskRunner } from './city-worker-pool.ts';
 import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
 import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
@@ -31,6 +33,8 @@ export interface PublishedSnapshot {
 export interface PublishOptions {
   /** Bytes per digested segment (snapshot-segments.ts); tests make it small to get several. */
   segmentBytes?: number;
+  /** Worker threads for the per-city work (0: all on this thread); by default defaultBuildWorkers. */
+  workers?: number;
 }
 
 /** Builds `corpus` and publishes it under `outDir`. */
@@ -51,21 +55,30 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
   const swept = sweepStaleBuildFiles(outDir);
   if (swept.length > 0) onProgress(`build: removed ${swept.length === 1 ? 'a file' : `${swept.length} files`} left by a killed build: ${swept.join(', ')}`);
   const started = Date.now();
-  const revision = computeRevision(corpus);
-  onProgress(`build: revision ${revision.revision} computed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const slugs = liveCitySlugs(corpus);
+  const runner = startCityTaskRunner(cityTaskInputs(corpus), corpus, options.workers ?? defaultBuildWorkers(slugs.length));
   const temporary = buildTemporaryPath(outDir, 'building');
-  const file = join(outDir, `${revision.revision}.sqlite`);
   // Final paths this build renamed into place and that did not exist before: removed again on failure.
   const placed: string[] = [];
   let published = false;
   try {
-    const summary = yield* writeSnapshotSteps(corpus, revision, temporary, onProgress);
+    // The cities' digests on the workers too: reading and digesting every row is a second pass over the corpus.
+    const digests = new Map<string, string>();
+    for (const result of runner.run(slugs.map((slug) => ({ kind: 'digest', slug })))) {
+      if (result.kind !== 'digest') throw new Error(`build worker answered a ${result.kind} task to a digest task`);
+      digests.set(result.slug, result.digest);
+      yield;
+    }
+    const revision = computeRevision(corpus, digests);
+    onProgress(`build: revision ${revision.revision} computed in ${((Date.now() - started) / 1000).toFixed(1)} s${runner.workers > 0 ? ` (${runner.workers} worker threads)` : ''}`);
+    const file = join(outDir, `${revision.revision}.sqlite`);
+    const summary = yield* writeSnapshotSteps(corpus, revision, temporary, onProgress, { runner });
     fsyncPath(temporary);
     yield;
     // One read of the file yields both digests; both files are in place before the snapshot appears.
-    const digests = digestFileWithSegments(temporary, options.segmentBytes);
-    writeFileSync(checksumFileOf(temporary), formatChecksumLine(digests.sha256, basename(file)));
-    writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(digests));
+    const fileDigests = digestFileWithSegments(temporary, options.segmentBytes);
+    writeFileSync(checksumFileOf(temporary), formatChecksumLine(fileDigests.sha256, basename(file)));
+    writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(fileDigests));
     fsyncPath(checksumFileOf(temporary));
     fsyncPath(segmentsFileOf(temporary));
     yield;
@@ -78,6 +91,7 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
     onProgress(`build: ${summary.rows} rows in ${summary.cities} cities written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { revision: revision.revision, file, summary };
   } finally {
+    runner.close();
     if (!published) for (const path of placed) rmSync(path, { force: true });
     for (const path of [temporary, `${temporary}-journal`, checksumFileOf(temporary), segmentsFileOf(temporary)]) rmSync(path, { force: true });
   }

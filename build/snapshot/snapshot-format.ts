@@ -7,13 +7,16 @@
 export const SNAPSHOT_FORMAT = 'hra-snapshot';
 // 3: withheld records moved to `withheld_programs` (the detail lookup never touches them), and
 // `programs.facets.special` is null for a record with no population restriction (was the whole vocabulary).
-export const SNAPSHOT_FORMAT_VERSION = 3;
+// 4: a served record's bytes are stored once, inside its city's collection document; `programs` holds
+// their place in it (`body_offset`, `body_length`) instead of a second copy (a third of the file).
+export const SNAPSHOT_FORMAT_VERSION = 4;
 /**
- * Versions `hra changes detect` reads as its previous snapshot: the one before this layout too, so the
+ * Versions `hra changes detect` reads as its previous snapshot: the ones before this layout too, so the
  * first detection after an upgrade compares against the last published revision. Format 2 kept withheld
- * records in `programs` with a `withheld` column; format 3 moved them to `withheld_programs`.
+ * records in `programs` with a `withheld` column; format 3 moved them to `withheld_programs`; format 4
+ * keeps a served record's bytes only in its city's collection document.
  */
-export const PREVIOUS_SNAPSHOT_FORMAT_VERSIONS = [2, SNAPSHOT_FORMAT_VERSION] as const;
+export const PREVIOUS_SNAPSHOT_FORMAT_VERSIONS = [2, 3, SNAPSHOT_FORMAT_VERSION] as const;
 /** SQLite `PRAGMA application_id` of every snapshot ("HRA1" as a big-endian integer). */
 export const SNAPSHOT_APPLICATION_ID = 0x48524131;
 
@@ -26,8 +29,9 @@ export const SNAPSHOT_TABLES = [
   // ~1.4 KB spilled into a nearly empty 4 KB overflow page (267 MB of pages for 79 MB of rows at 57k rows).
   // Served records only: the detail route reads this table alone, so a withheld id misses exactly as an
   // unknown one does (spec 4.3: the route is no oracle). `ord` is the record's place among all the
-  // city's records, served and withheld.
-  'CREATE TABLE programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
+  // city's records, served and withheld. The record's bytes are those at [body_offset, body_offset +
+  // body_length) of the document `collection:<city>`: every served byte is stored once.
+  'CREATE TABLE programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, facets TEXT NOT NULL, body_offset INTEGER NOT NULL, body_length INTEGER NOT NULL)',
   // Withheld records: their facets count `excludedBySafetyPolicy` in filtered collections, their bodies
   // are what `hra changes detect` compares. `policy` says which rule withholds the row.
   'CREATE TABLE withheld_programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, policy TEXT NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
@@ -69,7 +73,7 @@ export const CONTENT_QUERIES = [
   "SELECT key, value FROM meta WHERE key <> 'content_digest' ORDER BY key",
   'SELECT name, body, etag FROM documents ORDER BY name',
   'SELECT slug, ord, program_count, city_body, counts_body FROM cities ORDER BY slug',
-  'SELECT city, id, ord, facets, body FROM programs ORDER BY city, id',
+  'SELECT city, id, ord, facets, body_offset, body_length FROM programs ORDER BY city, id',
   'SELECT city, id, ord, policy, facets, body FROM withheld_programs ORDER BY city, id',
   'SELECT id, city, detected_at, visible, body FROM changes ORDER BY id',
 ] as const;

@@ -2,25 +2,27 @@
  * Writes a snapshot: every byte the gateway serves, precomputed, into one SQLite file. Same corpus, same
  * code, same bytes: no clock, random value or absolute path is written, rows go in a fixed order.
  */
-import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { cityWithCountSchema, citySchema } from '../contract/city-schema.ts';
 import { changeEventSchema } from '../contract/change-feed-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { exportRowSchemaDocument, programSchemaDocument } from '../contract/program-schema.ts';
-import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE } from '../contract/program-list-bytes.ts';
+import { programListBytes, SCOPE_SAMPLE } from '../contract/program-list-bytes.ts';
 import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
-import { readCityPrograms } from '../corpus/load-corpus.ts';
 import { recordKey } from '../derive/apply-corrections.ts';
 import { composeHealth } from '../derive/compose-health.ts';
-import { createRecordDeriver, type DerivedRecord } from '../derive/derive-record.ts';
+import { createRecordDeriver } from '../derive/derive-record.ts';
 import { HealthTally } from '../derive/tally-health.ts';
 import type { Revision } from '../contract/parse-revision.ts';
 import type { RevisionDocument } from '../revision/compute-revision.ts';
 import { liveCitySlugs } from '../revision/compute-revision.ts';
+import { cityTaskInputs } from './city-tasks.ts';
+import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner } from './city-worker-pool.ts';
 import { computeContentDigest } from './content-digest.ts';
+import { serializeCity, type SerializedCity } from './serialize-city.ts';
+import { strongEtag } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
 import {
   DOCUMENT, SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, SNAPSHOT_TABLES,
@@ -38,14 +40,21 @@ export interface SnapshotSummary {
   linkStatus: Record<string, number>;
 }
 
+/** Options of writeSnapshot. */
+export interface WriteSnapshotOptions {
+  /** Runs the per-city work; by default one started for this snapshot (city-worker-pool.ts) and closed after it. */
+  runner?: CityTaskRunner;
+}
+
 /** Writes the snapshot of `corpus` at `revision` to `file`, which must not exist yet. */
 export function writeSnapshot(
   corpus: Corpus,
   revision: { revision: Revision; document: RevisionDocument },
   file: string,
   onProgress: (message: string) => void = () => {},
+  options: WriteSnapshotOptions = {},
 ): SnapshotSummary {
-  return runBuildSteps(writeSnapshotSteps(corpus, revision, file, onProgress));
+  return runBuildSteps(writeSnapshotSteps(corpus, revision, file, onProgress, options));
 }
 
 /**
@@ -57,7 +66,9 @@ export function* writeSnapshotSteps(
   revision: { revision: Revision; document: RevisionDocument },
   file: string,
   onProgress: (message: string) => void = () => {},
+  options: WriteSnapshotOptions = {},
 ): BuildSteps<SnapshotSummary> {
+  const runner = options.runner ?? startCityTaskRunner(cityTaskInputs(corpus), corpus, defaultBuildWorkers(liveCitySlugs(corpus).length));
   const db = new Database(file);
   try {
     // Rollback journal, not WAL, so the finished file opens cleanly read-only (STYLE 21).
@@ -71,7 +82,7 @@ export function* writeSnapshotSteps(
     db.exec('BEGIN');
     let summary: SnapshotSummary;
     try {
-      summary = yield* fill(db, corpus, revision, onProgress);
+      summary = yield* fill(db, corpus, revision, runner, onProgress);
       db.exec('COMMIT');
     } finally {
       if (db.inTransaction) db.exec('ROLLBACK');
@@ -83,6 +94,7 @@ export function* writeSnapshotSteps(
     return summary;
   } finally {
     db.close();
+    if (options.runner === undefined) runner.close();
   }
 }
 
@@ -90,6 +102,7 @@ function* fill(
   db: Database.Database,
   corpus: Corpus,
   { revision, document }: { revision: Revision; document: RevisionDocument },
+  runner: CityTaskRunner,
   onProgress: (message: string) => void,
 ): BuildSteps<SnapshotSummary> {
   const insertDocument = db.prepare('INSERT INTO documents (name, body, etag) VALUES (?, ?, ?)');
@@ -97,59 +110,52 @@ function* fill(
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     insertDocument.run(name, bytes, strongEtag(bytes));
   };
-  const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, facets, body) VALUES (?, ?, ?, ?, ?)');
+  const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, facets, body_offset, body_length) VALUES (?, ?, ?, ?, ?, ?)');
   const insertWithheld = db.prepare('INSERT INTO withheld_programs (city, id, ord, policy, facets, body) VALUES (?, ?, ?, ?, ?, ?)');
   const insertCity = db.prepare('INSERT INTO cities (slug, ord, program_count, city_body, counts_body) VALUES (?, ?, ?, ?, ?)');
   const insertChange = db.prepare('INSERT INTO changes (id, city, detected_at, visible, body) VALUES (?, ?, ?, ?, ?)');
   const policyVersion = corpus.manifest.exclusionPolicyVersion;
-  const derive = createRecordDeriver(corpus);
+  const head = { revision, exclusionPolicyVersion: policyVersion };
   const tally = new HealthTally();
   const withheld = new Set<string>();
   const servedCounts = new Map<string, number>();
   let sample = { bodies: [] as Buffer[], excluded: 0 };
 
-  const storeRecords = (city: string, records: DerivedRecord[]) => {
-    const bodies: Buffer[] = [];
-    let excluded = 0;
-    records.forEach((record, ord) => {
-      const body = Buffer.from(record.body, 'utf8');
-      const facets = JSON.stringify(record.facets);
+  // The collection document holds the served records' bytes; `programs` rows say where (format 4).
+  const storeCity = (city: SerializedCity) => {
+    const collection = Buffer.from(city.collection.buffer, city.collection.byteOffset, city.collection.byteLength);
+    for (const row of city.served) insertProgram.run(city.slug, row.id, row.ord, row.facets, row.offset, row.length);
+    for (const row of city.withheld) {
       // Withheld rows go to their own table, so nothing the detail route reads holds them (spec 4.3).
-      if (record.exclusion === 'served') {
-        insertProgram.run(city, record.id, ord, facets, body);
-        bodies.push(body);
-      } else {
-        insertWithheld.run(city, record.id, ord, record.exclusion, facets, body);
-        excluded += 1;
-        withheld.add(recordKey(city, record.id));
-      }
-    });
-    putDocument(DOCUMENT.collection(city), programListBytes(
-      { city, datasetRevision: revision, excludedBySafetyPolicy: excluded, exclusionPolicyVersion: policyVersion, scope: city === NATIONAL_SLUG ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY },
-      bodies,
-    ));
-    return { bodies, excluded };
+      insertWithheld.run(city.slug, row.id, row.ord, row.policy, row.facets, row.body);
+      withheld.add(recordKey(city.slug, row.id));
+    }
+    insertDocument.run(DOCUMENT.collection(city.slug), collection, city.etag);
+    return { bodies: city.served.map((row) => collection.subarray(row.offset, row.offset + row.length)), excluded: city.withheld.length };
   };
 
   const slugs = liveCitySlugs(corpus);
   const started = Date.now();
   let reported = started;
-  for (const [index, slug] of slugs.entries()) {
-    const records = byId(readCityPrograms(corpus, slug)).map((row) => derive(slug, row));
-    for (const record of records) tally.addCityRecord(slug, record);
-    const collection = storeRecords(slug, records);
-    servedCounts.set(slug, collection.bodies.length);
-    if (slug === corpus.manifest.sampleCity) sample = collection;
+  let index = 0;
+  for (const result of runner.run(slugs.map((slug) => ({ kind: 'serialize', slug, head })))) {
+    if (result.kind !== 'serialize') throw new Error(`build worker answered a ${result.kind} task to a serialize task`);
+    const city = result.city;
+    for (const record of city.tallied) tally.addCityRecord(city.slug, record);
+    const collection = storeCity(city);
+    servedCounts.set(city.slug, city.served.length);
+    if (city.slug === corpus.manifest.sampleCity) sample = collection;
+    index += 1;
     // At most one line a second: a small corpus builds silently, a large one shows how far it got.
     if (Date.now() - reported >= 1000) {
       reported = Date.now();
-      onProgress(`snapshot: ${Math.floor(((index + 1) / slugs.length) * 100)}% of cities written (${index + 1}/${slugs.length}), ${tally.totalRows} rows, ${((reported - started) / 1000).toFixed(1)} s`);
+      onProgress(`snapshot: ${Math.floor((index / slugs.length) * 100)}% of cities written (${index}/${slugs.length}), ${tally.totalRows} rows, ${((reported - started) / 1000).toFixed(1)} s`);
     }
     yield;
   }
-  const national = byId(corpus.national).map((row) => derive(NATIONAL_SLUG, row, { federalCanonical: true }));
-  for (const record of national) tally.addFederalRecord(record);
-  storeRecords(NATIONAL_SLUG, national);
+  const national = serializeCity(NATIONAL_SLUG, corpus.national, createRecordDeriver(corpus), head);
+  for (const record of national.tallied) tally.addFederalRecord(record);
+  storeCity(national);
 
   putDocument(DOCUMENT.sample, programListBytes(
     { city: corpus.manifest.sampleCity, datasetRevision: revision, excludedBySafetyPolicy: sample.excluded, exclusionPolicyVersion: policyVersion, sample: true, scope: SCOPE_SAMPLE },
@@ -218,12 +224,4 @@ function* fill(
   };
 }
 
-/** Orders rows by id in code-point order: the served order, independent of file order. */
-function byId<T extends { id: string }>(rows: readonly T[]): T[] {
-  return [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** A strong ETag over the exact bytes served. */
-export function strongEtag(bytes: Uint8Array): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
-}
+export { strongEtag } from './strong-etag.ts';

@@ -49,17 +49,26 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
     return live;
   };
 
+  // The unfiltered collection of a city the caller knows is in the snapshot, through the cache: it also
+  // holds every served record's bytes (snapshot format 4), so the detail route reads it too.
+  const unfilteredBody = (snapshot: Snapshot, city: string): Buffer | undefined => {
+    const key = `${snapshot.revision}\u0000${city}`;
+    const cached = unfiltered.get(key);
+    if (cached) return cached;
+    const stored = snapshot.collection(city);
+    if (stored) unfiltered.set(key, stored.body);
+    return stored?.body;
+  };
+
   return {
     collection(snapshot, city, filters) {
       if (hasNoFilters(filters)) {
-        const key = `${snapshot.revision}\u0000${city}`;
-        const cached = unfiltered.get(key);
+        const cached = unfiltered.get(`${snapshot.revision}\u0000${city}`);
         if (cached) return cached;
         if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
-        const stored = snapshot.collection(city);
-        if (!stored) throw cityNotFound();
-        unfiltered.set(key, stored.body);
-        return stored.body;
+        const body = unfilteredBody(snapshot, city);
+        if (!body) throw cityNotFound();
+        return body;
       }
       if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
       return filteredCollection(snapshot, city, filters);
@@ -68,9 +77,15 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
       const key = `${snapshot.revision}\u0000${city}\u0000${programId}`;
       const cached = records.get(key);
       if (cached) return cached;
-      // Withheld records are not in what servedRecord reads: they miss exactly as unknown ids do.
-      const body = snapshot.servedRecord(city, programId);
-      if (body === undefined) throw recordNotFound();
+      // Withheld records are not in what servedRecordPlace reads: they miss exactly as unknown ids do.
+      const place = snapshot.servedRecordPlace(city, programId);
+      if (place === undefined) throw recordNotFound();
+      // The record's bytes are a slice of its collection (snapshot format 4), cached for the collection
+      // route and for the other records of the city. Copied out, so the record cache, which counts only
+      // the record's bytes, never keeps a whole collection alive.
+      const collection = unfilteredBody(snapshot, city);
+      if (collection === undefined || place.offset + place.length > collection.length) throw new Error(`snapshot ${snapshot.revision}: record bytes of ${city} lie outside its collection`);
+      const body = Buffer.from(collection.subarray(place.offset, place.offset + place.length));
       records.set(key, body);
       return body;
     },

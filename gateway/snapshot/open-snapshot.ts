@@ -33,6 +33,12 @@ export interface RecordFacets {
   status: string;
 }
 
+/** A record's bytes within its collection body: [offset, offset + length). */
+export interface RecordPlace {
+  offset: number;
+  length: number;
+}
+
 /** A stored change event. */
 export interface StoredChange {
   id: number;
@@ -71,10 +77,11 @@ export interface Snapshot {
   /** Every stored record of a city: the served ones in served order, then the withheld ones. */
   cityRecords(city: string): StoredRecord[];
   /**
-   * The body of a served record, or undefined. Reads only the served-records table, where withheld
-   * records do not exist, so a withheld id and an unknown one take the same miss (spec 4.3).
+   * Where a served record's bytes lie in its city's collection body (`collection(city)`), or undefined.
+   * Reads only the served-records table, where withheld records do not exist, so a withheld id and an
+   * unknown one take the same miss (spec 4.3).
    */
-  servedRecord(city: string, id: string): Buffer | undefined;
+  servedRecordPlace(city: string, id: string): RecordPlace | undefined;
   cities(): StoredCity[];
   city(slug: string): StoredCity | undefined;
   /** Visible and withheld events with id <= maxId and id < beforeId, newest first, optionally of one city. */
@@ -116,9 +123,10 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
   const fixedDocuments = new Map<string, StoredDocument | undefined>();
-  const servedQuery = db.prepare('SELECT id, facets, body FROM programs WHERE city = ? ORDER BY ord');
+  // Format 4: a served record's bytes are a slice of its city's collection document, stored once.
+  const servedQuery = db.prepare('SELECT id, facets, body_offset AS offset, body_length AS length FROM programs WHERE city = ? ORDER BY ord');
   const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
-  const servedRecordQuery = db.prepare('SELECT body FROM programs WHERE city = ? AND id = ?').pluck();
+  const servedPlaceQuery = db.prepare('SELECT body_offset AS offset, body_length AS length FROM programs WHERE city = ? AND id = ?');
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
   const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
   const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
@@ -145,13 +153,21 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       return fixedDocuments.get(name);
     },
     collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
-    cityRecords: (city) => [
-      ...(servedQuery.all(city) as Array<{ id: string; facets: string; body: Buffer }>)
-        .map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: row.body })),
+    cityRecords: (city) => {
+      const served = servedQuery.all(city) as Array<{ id: string; facets: string; offset: number; length: number }>;
+      // Every record's bytes in one read: slices of the collection, which they make up almost entirely.
+      const collection = served.length === 0 ? undefined : (documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined)?.body;
+      const bodyOf = (row: { offset: number; length: number }) => {
+        if (collection === undefined || row.offset + row.length > collection.length) throw new SnapshotRejectedError(`snapshot ${file}: record bytes of ${city} lie outside its collection`);
+        return collection.subarray(row.offset, row.offset + row.length);
+      };
+      return [
+        ...served.map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: bodyOf(row) })),
       ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
-        .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
-    ],
-    servedRecord: (city, id) => servedRecordQuery.get(city, id) as Buffer | undefined,
+          .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
+      ];
+    },
+    servedRecordPlace: (city, id) => servedPlaceQuery.get(city, id) as RecordPlace | undefined,
     cities: () => citiesQuery.all() as StoredCity[],
     city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
     changes: ({ maxId, beforeId, city, limit }) =>

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { detectChanges } from '../../../build/changes/detect-changes.ts';
-import { writeFormat2Copy } from '../../support/format-2-snapshot.ts';
+import { writeFormat2Copy, writeFormat3Copy } from '../../support/format-2-snapshot.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'hra-changes-detect-'));
@@ -103,7 +103,26 @@ describe('hra changes detect', () => {
     assert.ok(fromFormat2.some((change) => change.programId === 'a-quar'), 'the withheld record is compared too');
     const run = hra('--previous', format2, '--corpus', corpus, '--at', at);
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stdout, 'no new changes: the 8 changes since the previous snapshot are already in the change log\n', 'the events are the ones the format-3 run appended');
+    assert.equal(run.stdout, 'no new changes: the 8 changes since the previous snapshot are already in the change log\n', 'the events are the ones the format-4 run appended');
+  });
+
+  it('reads a previous snapshot of format 3, where served records had their own copy of their bytes', () => {
+    const format3 = writeFormat3Copy(previous, join(work, 'format-3.sqlite'));
+    const detect = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return detectChanges(db, loadCorpus(corpus));
+      } finally {
+        db.close();
+      }
+    };
+    const fromFormat3 = detect(format3);
+    assert.deepEqual(fromFormat3, detect(previous));
+    assert.ok(fromFormat3.some((change) => change.programId === 'a-quar'), 'the withheld record is compared too');
+    assert.ok(fromFormat3.length > 0, 'the corpus differs from the previous snapshot');
+    const run = hra('--previous', format3, '--corpus', corpus, '--at', at);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'no new changes: the 8 changes since the previous snapshot are already in the change log\n');
   });
 
   it('leaves a corpus that still loads', () => {
@@ -120,7 +139,7 @@ describe('hra changes detect', () => {
     {
       name: 'a --previous of an unknown format version',
       args: () => ['--previous', writeFormat2Copy(previous, join(work, 'format-1.sqlite'), 1), '--at', at],
-      message: /^hra: --previous .*format-1\.sqlite: snapshot format version 1 is not the supported 2 or 3$/,
+      message: /^hra: --previous .*format-1\.sqlite: snapshot format version 1 is not the supported 2, 3 or 4$/,
     },
   ];
   for (const { name, args, message } of refusals) {

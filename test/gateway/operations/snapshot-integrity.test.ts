@@ -13,6 +13,7 @@ import { pointCurrentAt } from '../../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf, formatChecksumLine, sha256FileChunked } from '../../../build/snapshot/snapshot-checksum.ts';
 import { get, publishTwoRevisions, spawnServe, type ServeProcess, type TwoRevisions } from './serve-process.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../../../build/snapshot/snapshot-format.ts';
+import { writeFormat3Copy } from '../../support/format-2-snapshot.ts';
 
 let revisions: TwoRevisions;
 before(async () => {
@@ -102,6 +103,14 @@ const CASES: DamageCase[] = [
       recordChecksum(file);
     },
     refusal: new RegExp(`refused: format: snapshot format version ${SNAPSHOT_FORMAT_VERSION + 1} is not the supported ${SNAPSHOT_FORMAT_VERSION}`),
+  },
+  {
+    name: 'a snapshot of the previous format, 3 (served records stored twice): rebuild it',
+    prepare: (file) => {
+      writeFormat3Copy(revisions.a.file, file);
+      recordChecksum(file);
+    },
+    refusal: new RegExp(`refused: format: snapshot format version 3 is not the supported ${SNAPSHOT_FORMAT_VERSION}`),
   },
   {
     name: 'a snapshot without its checksum file',

@@ -11,12 +11,12 @@ after(() => snapshot.close());
 
 /** The snapshot, counting how often each read reaches SQLite. */
 function countingSnapshot(inner: Snapshot) {
-  const reads = { collection: 0, cityRecords: 0, servedRecord: 0 };
+  const reads = { collection: 0, cityRecords: 0, servedRecordPlace: 0 };
   const counted = Object.create(inner) as Snapshot;
   Object.assign(counted, {
     collection: (city: string) => (reads.collection++, inner.collection(city)),
     cityRecords: (city: string) => (reads.cityRecords++, inner.cityRecords(city)),
-    servedRecord: (city: string, id: string) => (reads.servedRecord++, inner.servedRecord(city, id)),
+    servedRecordPlace: (city: string, id: string) => (reads.servedRecordPlace++, inner.servedRecordPlace(city, id)),
   });
   return { counted, reads };
 }
@@ -47,7 +47,7 @@ describe('createProgramBodies', () => {
       roomy.collection(counted, 'alpha', { project: 'roof' });
       roomy.record(counted, 'alpha', 'a-roof');
     }
-    assert.deepEqual(reads, { collection: 1, cityRecords: 1, servedRecord: 1 });
+    assert.deepEqual(reads, { collection: 1, cityRecords: 1, servedRecordPlace: 1 });
 
     const alpha = snapshot.collection('alpha')?.body.length ?? 0;
     const beta = snapshot.collection('beta')?.body.length ?? 0;
@@ -81,7 +81,7 @@ describe('createProgramBodies', () => {
       return { reads, thrown: JSON.stringify(thrown, ['status', 'code', 'message']) };
     };
     const unknown = trace('a-never');
-    assert.deepEqual(unknown.reads, ['servedRecord(alpha, <id>) -> nothing']);
+    assert.deepEqual(unknown.reads, ['servedRecordPlace(alpha, <id>) -> nothing']);
     for (const withheld of ['a-quar', 'a-bills']) assert.deepEqual(trace(withheld), unknown, withheld);
   });
 

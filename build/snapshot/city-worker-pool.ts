@@ -1,0 +1,184 @@
+/**
+ * Runs city tasks (city-tasks.ts) on worker threads while the calling thread writes SQLite: a build on
+ * every core. Answers come back in task order whatever the number of workers, and the writing thread takes
+ * them synchronously (the build's steps are a synchronous generator): each worker answers on its own port
+ * and bumps a shared counter the writer waits on with Atomics.wait. With no workers the same handler runs
+ * on the calling thread, which is how a single-threaded build is forced (and tested to be the same bytes).
+ *
+ * The worker file is `city-worker.ts` under tsx (tests, `npm run hra`) and `city-worker.js` once compiled:
+ * its name is taken from this module's own extension. On Node 20 a worker does not inherit the loader
+ * hooks `--import tsx` registered, so under tsx the worker registers them itself before loading the file.
+ * Each worker has its own, smaller heap cap (WORKER_OLD_SPACE_MB) instead of the process's.
+ */
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { indexEvidence, type CityEvidence } from './city-evidence.ts';
+import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
+
+/**
+ * Tasks go to a worker in batches: a message per city would cost an event-loop turn and a wake-up per
+ * city on each side, and left the workers idle for a measurable share of the build (BENCHMARKS.md, issue 15).
+ */
+const TASKS_PER_BATCH = 16;
+/** Batches handed to each worker beyond the one being read: enough to keep it busy, few enough to bound memory. */
+const AHEAD_PER_WORKER = 8;
+/**
+ * Each worker's old-generation cap, well above its live data (the corpus-wide policy, a few batches of
+ * cities and their evidence): left to inherit the process's `--max-old-space-size=768`, a worker lets its
+ * heap grow towards that before collecting.
+ */
+const WORKER_OLD_SPACE_MB = 128;
+/** A worker that answers nothing for this long is taken for dead (an out-of-memory exit posts nothing). */
+const SILENT_WORKER_MS = 120_000;
+
+const WORKER_ENTRY = new URL(`./city-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+
+/** tsx's registration API when this module runs as TypeScript, else undefined (compiled: nothing to register). */
+function tsxApi(): string | undefined {
+  return WORKER_ENTRY.endsWith('.ts') ? import.meta.resolve('tsx/esm/api') : undefined;
+}
+
+// Plain CommonJS that loads the worker module: a module that fails to load (or throws outside a task)
+// still answers, with its error, so the waiting writer fails instead of waiting.
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+const fail = (error) => {
+  workerData.port.postMessage({ ok: false, message: String((error && error.stack) || error) });
+  Atomics.add(workerData.answered, 0, 1);
+  Atomics.notify(workerData.answered, 0);
+};
+process.on('uncaughtException', fail);
+(async () => {
+  if (workerData.tsxApi !== undefined) (await import(workerData.tsxApi)).register();
+  await import(workerData.entry);
+})().catch(fail);
+`;
+
+/** Runs city tasks in order; close it when done. */
+export interface CityTaskRunner {
+  /** Worker threads in use; 0 when the tasks run on the calling thread. */
+  readonly workers: number;
+  /** Yields the answer of each task, in order. */
+  run(tasks: readonly CityTask[]): Generator<CityTaskResult, void, void>;
+  close(): void;
+}
+
+const NO_EVIDENCE: CityEvidence = { linkChecks: [], sourceReviews: [], corrections: [], quarantine: [] };
+
+interface Lane {
+  worker: Worker;
+  port: MessagePort;
+  answered: Int32Array;
+}
+
+/** Below this many cities a build runs on one thread: starting workers would cost more than they save. */
+export const MIN_CITIES_FOR_WORKERS = 200;
+
+/**
+ * At most this many workers: the one writing thread does about a third of a build's work, so more workers
+ * than this would wait on it, and each adds its own heap to the build's memory budget.
+ */
+export const MAX_BUILD_WORKERS = 3;
+
+/**
+ * The default number of worker threads for a build of `cities` cities: one per core (the writer shares a
+ * core with one of them) up to MAX_BUILD_WORKERS, or none for a small corpus.
+ */
+export function defaultBuildWorkers(cities: number): number {
+  return cities < MIN_CITIES_FOR_WORKERS ? 0 : Math.min(availableParallelism(), MAX_BUILD_WORKERS);
+}
+
+/**
+ * Starts `workers` worker threads (0: none, the tasks run on this thread). A worker holds only `inputs`;
+ * each batch of cities goes with its share of `evidence` (city-evidence.ts), chosen by the URLs a digest
+ * task found in the cities' rows: a serialize task for a city not yet digested digests it first.
+ */
+export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEvidence, workers: number): CityTaskRunner {
+  if (!Number.isInteger(workers) || workers < 0) throw new Error(`build workers must be a whole number, got ${workers}`);
+  if (workers === 0) {
+    const handle = createCityTaskHandler(inputs);
+    return {
+      workers: 0,
+      *run(tasks) {
+        for (const task of tasks) yield handle(task, evidence);
+      },
+      close() {},
+    };
+  }
+  const evidenceIndex = indexEvidence(evidence);
+  const registerTsx = tsxApi();
+  const lanes: Lane[] = [];
+  for (let index = 0; index < workers; index++) {
+    const { port1, port2 } = new MessageChannel();
+    const answered = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { entry: WORKER_ENTRY, tsxApi: registerTsx, inputs, port: port2, answered },
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
+    });
+    // The writer waits on the counter, not on events: a worker must not keep the process alive by itself.
+    worker.unref();
+    lanes.push({ worker, port: port1, answered });
+  }
+  // A run left before its end leaves answers in the ports that a later run would take for its own.
+  let abandoned = false;
+  const runner: CityTaskRunner = {
+    workers,
+    *run(tasks) {
+      if (abandoned) throw new Error('build workers: a run was left unfinished, so their answers are out of step');
+      const unsurveyed = tasks.filter((task) => task.kind === 'serialize' && !evidenceIndex.hasUrls(task.slug));
+      if (unsurveyed.length > 0) {
+        // Their digests are not wanted, only the URLs the digest tasks report (noted as they come back).
+        for (const result of runner.run(unsurveyed.map((task) => ({ kind: 'digest', slug: task.slug })))) void result;
+      }
+      const batches: CityTask[][] = [];
+      for (let start = 0; start < tasks.length; start += TASKS_PER_BATCH) batches.push(tasks.slice(start, start + TASKS_PER_BATCH));
+      // Batch i goes to worker i mod n, which answers its batches in order: reading them round-robin keeps task order.
+      let sent = 0;
+      let finished = false;
+      try {
+        for (let next = 0; next < batches.length; next++) {
+          for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) {
+            const batch = batches[sent]!;
+            const serialize = batch.some((task) => task.kind === 'serialize');
+            lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? evidenceIndex.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
+          }
+          for (const result of receive(lanes[next % lanes.length]!, next % lanes.length)) {
+            if (result.kind === 'digest') evidenceIndex.noteUrls(result.slug, result.urls);
+            yield result;
+          }
+        }
+        finished = true;
+      } finally {
+        if (!finished) abandoned = true;
+      }
+    },
+    close() {
+      for (const lane of lanes) {
+        lane.port.close();
+        void lane.worker.terminate();
+      }
+    },
+  };
+  return runner;
+}
+
+function receive(lane: Lane, index: number): CityTaskResult[] {
+  let waited = 0;
+  for (;;) {
+    const seen = Atomics.load(lane.answered, 0);
+    const message = receiveMessageOnPort(lane.port);
+    if (message !== undefined) {
+      const answer = message.message as { ok: true; results: CityTaskResult[] } | { ok: false; message: string };
+      if (!answer.ok) throw new Error(`build worker ${index} failed: ${answer.message}`);
+      return answer.results;
+    }
+    if (Atomics.wait(lane.answered, 0, seen, 1000) === 'timed-out') {
+      waited += 1000;
+      if (waited >= SILENT_WORKER_MS) throw new Error(`build worker ${index} answered nothing for ${SILENT_WORKER_MS / 1000} s`);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * One city's share of a snapshot, everything but the SQLite writes: its records read, ordered, derived and
+ * serialized into the collection document, with each served record's place in those bytes. A pure function
+ * of the corpus, so it runs alike on the writing thread or on a worker thread (city-worker.ts), and the
+ * file is the same bytes either way.
+ */
+import type { Revision } from '../contract/parse-revision.ts';
+import { NATIONAL_SLUG } from '../contract/national-slug.ts';
+import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL } from '../contract/program-list-bytes.ts';
+import type { ProgramRow } from '../corpus/corpus-types.ts';
+import type { DerivedRecord, RecordDeriver } from '../derive/derive-record.ts';
+import type { TalliedRecord } from '../derive/tally-health.ts';
+import type { WithholdingPolicy } from './snapshot-format.ts';
+import { strongEtag } from './strong-etag.ts';
+
+/** A served record: a row of `programs`, its bytes at [offset, offset + length) of the collection. */
+export interface ServedRow {
+  id: string;
+  ord: number;
+  facets: string;
+  offset: number;
+  length: number;
+}
+
+/** A withheld record: a row of `withheld_programs`, the only place its bytes are stored. */
+export interface WithheldRow {
+  id: string;
+  ord: number;
+  policy: WithholdingPolicy;
+  facets: string;
+  body: Uint8Array;
+}
+
+/** A city (or the national layer) ready to be written. */
+export interface SerializedCity {
+  slug: string;
+  /** The unfiltered collection document, which holds every served record's bytes. */
+  collection: Uint8Array;
+  etag: string;
+  served: ServedRow[];
+  withheld: WithheldRow[];
+  /** Every record in served order, with what the health tally reads. */
+  tallied: TalliedRecord[];
+}
+
+/** The collection envelope's members that are the same for every city of a build. */
+export interface CollectionHead {
+  revision: Revision;
+  exclusionPolicyVersion: number;
+}
+
+/** Orders rows by id in code-point order: the served order, independent of file order. */
+export function byId<T extends { id: string }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Derives and serializes one city's rows (`slug` may be NATIONAL_SLUG, derived as the federal layer). */
+export function serializeCity(slug: string, rows: readonly ProgramRow[], derive: RecordDeriver, head: CollectionHead): SerializedCity {
+  const federal = slug === NATIONAL_SLUG;
+  const records: DerivedRecord[] = byId(rows).map((row) => derive(slug, row, federal ? { federalCanonical: true } : undefined));
+  const bodies: Buffer[] = [];
+  const servedRecords: Array<{ record: DerivedRecord; ord: number }> = [];
+  const withheld: WithheldRow[] = [];
+  records.forEach((record, ord) => {
+    if (record.exclusion === 'served') {
+      servedRecords.push({ record, ord });
+      bodies.push(Buffer.from(record.body, 'utf8'));
+    } else {
+      withheld.push({ id: record.id, ord, policy: record.exclusion, facets: JSON.stringify(record.facets), body: Buffer.from(record.body, 'utf8') });
+    }
+  });
+  const collection = programListBytes(
+    { city: slug, datasetRevision: head.revision, excludedBySafetyPolicy: withheld.length, exclusionPolicyVersion: head.exclusionPolicyVersion, scope: federal ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY },
+    bodies,
+  );
+  const places = bodyPlaces(collection, bodies);
+  return {
+    slug,
+    collection,
+    etag: strongEtag(collection),
+    served: servedRecords.map(({ record, ord }, index) => ({ id: record.id, ord, facets: JSON.stringify(record.facets), ...places[index]! })),
+    withheld,
+    tallied: records.map(({ name, url, exclusion, freshness, pageClass }) => ({ name, url, exclusion, freshness, pageClass })),
+  };
+}
+
+// The envelope's key before the records (program-list-bytes.ts). Its first occurrence is the key itself:
+// the members before it are JSON strings and numbers, in which a quote is always escaped.
+const PROGRAMS_KEY = Buffer.from('"programs":[');
+
+/**
+ * Where each body sits in the collection: the records follow the `programs` key, joined by commas. Checked
+ * byte for byte, so an envelope that ever stopped joining bodies that way fails the build instead of
+ * storing offsets that point at the wrong bytes.
+ */
+function bodyPlaces(collection: Buffer, bodies: readonly Buffer[]): Array<{ offset: number; length: number }> {
+  const key = collection.indexOf(PROGRAMS_KEY);
+  if (key < 0) throw new Error('collection bytes have no "programs" member');
+  let offset = key + PROGRAMS_KEY.length;
+  return bodies.map((body, index) => {
+    const start = offset + (index > 0 ? 1 : 0);
+    if (!collection.subarray(start, start + body.length).equals(body)) throw new Error(`collection bytes do not hold record ${index} where its offset says`);
+    offset = start + body.length;
+    return { offset: start, length: body.length };
+  });
+}
