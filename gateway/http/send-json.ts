@@ -12,16 +12,18 @@ export function sendJson(ctx: Context, body: Buffer | string): void {
 
 /**
  * Sends an ETag-allowlisted public document: strong `ETag`, and 304 with no body when `If-None-Match`
- * names it (weak comparison, as RFC 9110 prescribes for If-None-Match; `*` matches).
+ * names it (weak comparison, as RFC 9110 prescribes for If-None-Match; `*` matches). JSON unless told
+ * (`/docs` is the one HTML document).
  */
-export function sendCacheable(ctx: Context, document: { body: Buffer | string; etag: string }): void {
+export function sendCacheable(ctx: Context, document: { body: Buffer | string; etag: string }, type = 'application/json'): void {
   ctx.set('ETag', document.etag);
   ctx.set('Cache-Control', 'public, max-age=300, must-revalidate');
   if (ifNoneMatchHits(ctx.get('if-none-match'), document.etag)) {
     ctx.status = 304;
     return;
   }
-  sendJson(ctx, document.body);
+  ctx.type = type;
+  ctx.body = document.body;
 }
 
 function ifNoneMatchHits(header: string, etag: string): boolean {

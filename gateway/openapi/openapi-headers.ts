@@ -45,7 +45,7 @@ export const openApiHeaders = {
     schema: { type: 'integer', minimum: 1 },
   },
   ETag: {
-    description: 'Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema` and `/openapi.json`; send it back in `If-None-Match` to receive 304.',
+    description: 'Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema` and `/openapi.json`, and on the HTML reference `/docs`; send it back in `If-None-Match` to receive 304.',
     required: true,
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
   },
@@ -79,6 +79,16 @@ export const openApiHeaders = {
   'Vary-Error': {
     description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',
     schema: { const: 'X-Api-Key' },
+  },
+  'Content-Security-Policy': {
+    description: 'Of the HTML reference at `/docs`: nothing may load, only the page\'s own two scripts run (by hash, no `unsafe-eval`); styles need `\'unsafe-inline\'` because Redoc writes them at run time.',
+    required: true,
+    schema: { type: 'string', pattern: "^default-src 'none'; " },
+  },
+  'X-Content-Type-Options': {
+    description: 'Of the HTML reference at `/docs`: `nosniff`.',
+    required: true,
+    schema: { const: 'nosniff' },
   },
   Allow: {
     description: 'The methods the read-only API accepts: `GET, HEAD`.',
