@@ -27,8 +27,8 @@ describe('GET /docs in headless Chromium', { skip: SKIP }, () => {
 
   before(async () => {
     gateway = await startTestGateway();
-    // --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // --no-sandbox: CI runs as root, where Chromium refuses its sandbox; a container's /dev/shm can be tiny.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
   after(async () => {
     await browser?.close();
