@@ -50,7 +50,7 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 /** A fast route with the headers of its success that never change between requests, flattened once. */
 interface FastRoute {
   chain: RouteChain;
-  /** The entry's caching headers, then Content-Type: every 200 of the route sends these. */
+  /** The entry's caching headers: every 200 of the route sends these, then its Content-Type. */
   successTail: readonly string[];
   /** The entry's caching headers alone, which a 304 sends. */
   notModifiedTail: readonly string[];
@@ -103,7 +103,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
     const caching = chain.successHeaders.flat();
-    fastRoutes.set(chain.route.path, { chain, successTail: [...caching, 'Content-Type', JSON_CONTENT_TYPE], notModifiedTail: caching });
+    fastRoutes.set(chain.route.path, { chain, successTail: caching, notModifiedTail: caching });
   }
   // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
   const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
@@ -136,7 +136,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
       if (reply.status === 200) {
         const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
-        headers.push(...fast.successTail, 'Content-Length', String(length), ...revisionPair(answered.revision));
+        headers.push(...fast.successTail, 'Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
         response.writeHead(200, headers);
         response.end(request.method === 'HEAD' ? undefined : reply.body);
       } else {

@@ -83,6 +83,16 @@ export const openApiHeaders = {
     description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',
     schema: { const: 'X-Api-Key' },
   },
+  'Content-Security-Policy': {
+    description: 'Of the HTML reference at `/docs`: nothing may load, only the page\'s own two scripts run (by hash, no `unsafe-eval`); styles need `\'unsafe-inline\'` because Redoc writes them at run time.',
+    required: true,
+    schema: { type: 'string', pattern: "^default-src 'none'; " },
+  },
+  'X-Content-Type-Options': {
+    description: 'Of the HTML reference at `/docs`: `nosniff`.',
+    required: true,
+    schema: { const: 'nosniff' },
+  },
   Allow: {
     description: 'The methods the read-only API accepts: `GET, HEAD`.',
     required: true,

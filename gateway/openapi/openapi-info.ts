@@ -53,6 +53,10 @@ function description(routes: RouteTable): string {
 9. A red readiness gate (\`checkoutEnabled\` false or code \`DATASET_CHECKOUT_NOT_READY\`) stops procurement or delivery.
 10. Read the contract version from \`X-API-Version\` or \`info.version\` at runtime.
 
+## Outside the JSON contract
+
+\`/docs\` serves this description as a readable HTML reference, and \`/healthz\` and \`/readyz\` are operational probes for load balancers: they are documented here, but they are not dataset responses for clients to parse. \`/docs\` is keyless and metered like the other keyless routes, with a strong \`ETag\`; \`/healthz\` and \`/readyz\` are never metered.
+
 ## Access and limits
 
 Licensed routes require \`X-Api-Key\` (missing: 401 \`API_KEY_REQUIRED\`; invalid: 401 \`INVALID_API_KEY\`; revoked, expired, malformed trial or out of scope: 403). Tier limits are resolved from the key's current tier at each request:
@@ -107,7 +111,7 @@ export const OPENAPI_TAGS = [
   { name: 'sample', description: 'The keyless evaluation sample.' },
   { name: 'dataset', description: 'Keyless dataset health, readiness and JSON Schemas.' },
   { name: 'reports', description: 'Keyless frozen report artifacts.' },
-  { name: 'meta', description: 'This OpenAPI description.' },
+  { name: 'meta', description: 'This OpenAPI description, as JSON and as an HTML reference.' },
   { name: 'cities', description: 'Licensed city index and counts.' },
   { name: 'programs', description: 'Licensed program collections and records.' },
   { name: 'changes', description: 'The licensed pull change feed.' },

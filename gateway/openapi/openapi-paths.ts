@@ -36,7 +36,7 @@ const PROBE_NOTE = 'An operational probe for load balancers and supervisors, not
 function successResponses(route: RouteEntry): Record<string, object> {
   const { ok } = route.operation;
   // Probes are never metered, so their answers carry no rate-limit headers.
-  const options = route.access === 'probe' ? { metered: false } : undefined;
+  const options = { metered: route.access !== 'probe', ...(ok.mediaType === undefined ? {} : { mediaType: ok.mediaType }), extraHeaders: ok.headers ?? [] };
   const success: Record<string, object> = { '200': okResponse(ok.description, ok.schema, route.caching, options) };
   if (route.caching === 'cacheable') success['304'] = responseRef('NotModified');
   return success;

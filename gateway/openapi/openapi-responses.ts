@@ -19,18 +19,19 @@ const CACHING_HEADERS: Readonly<Record<SuccessCaching, readonly HeaderComponent[
 /**
  * A 200 whose body is the named schema component (or, for the OpenAPI document itself, an inline schema).
  * `metered` (default true) adds the rate-limit headers; the operational probes are never metered.
+ * `mediaType` is JSON unless told; `extraHeaders` are the route's own.
  */
 export function okResponse(
   description: string,
   schema: SchemaComponent | Readonly<Record<string, unknown>>,
   caching: SuccessCaching,
-  options: { metered?: boolean } = {},
+  options: { metered?: boolean; mediaType?: 'application/json' | 'text/html'; extraHeaders?: readonly HeaderComponent[] } = {},
 ): object {
   const limits = options.metered === false ? [] : RATE_LIMIT_HEADERS;
   return {
     description,
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', ...limits, ...CACHING_HEADERS[caching]),
-    content: { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema } },
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', ...limits, ...CACHING_HEADERS[caching], ...(options.extraHeaders ?? [])),
+    content: { [options.mediaType ?? 'application/json']: { schema: typeof schema === 'string' ? schemaRef(schema) : schema } },
   };
 }
 

@@ -33,12 +33,18 @@ export interface RouteRequest {
 }
 
 /**
- * A route's answer. A 200 carries JSON bytes; a 304 (a matching `If-None-Match` on the ETag allowlist)
+ * A route's answer. A 200 carries JSON bytes (or, outside the JSON contract, bytes of its `contentType`); a 304 (a matching `If-None-Match` on the ETag allowlist)
  * carries none. `headers` are the handler's own (an `ETag`); caching and versioning headers are the
  * pipeline's, from the route table entry and the served revision.
  */
 export type RouteReply =
-  | { readonly status: 200; readonly body: Buffer | string; readonly headers?: HeaderList }
+  | {
+    readonly status: 200;
+    readonly body: Buffer | string;
+    readonly headers?: HeaderList;
+    /** The body's media type when it is not JSON (`/docs` is HTML); sent as given. */
+    readonly contentType?: string;
+  }
   | { readonly status: 304; readonly headers: HeaderList };
 
 /** A route's handler: a plain function from the request to its reply; it throws an ApiError to refuse. */

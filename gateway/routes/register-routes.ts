@@ -47,7 +47,7 @@ function koaRoute(chain: RouteChain): Middleware<GatewayState> {
       ctx.status = 304;
       return;
     }
-    ctx.type = 'application/json';
+    ctx.type = reply.contentType ?? 'application/json';
     ctx.body = reply.body;
   };
 }

@@ -2,6 +2,7 @@
 import type { ScopeRule } from '../access/licensed-access.ts';
 import type { ErrorCode } from '../http/api-error.ts';
 import type { Deprecation } from '../http/versioning-headers.ts';
+import type { HeaderComponent } from '../openapi/openapi-headers.ts';
 import type { ParameterComponent } from '../openapi/openapi-parameters.ts';
 import type { SuccessCaching } from '../openapi/openapi-responses.ts';
 import type { SchemaComponent } from '../openapi/openapi-schemas.ts';
@@ -27,8 +28,17 @@ export interface RouteOperation {
   description: string;
   /** Parameters beyond `X-Request-ID` (and `If-None-Match`, which the `cacheable` policy adds). */
   parameters?: readonly ParameterComponent[];
-  /** The 200's description and schema (a component name or an inline schema). */
-  ok: { description: string; schema: SchemaComponent | Readonly<Record<string, unknown>> };
+  /**
+   * The 200's description and schema (a component name or an inline schema), and its media type: JSON
+   * unless told (`/docs` answers HTML, outside the JSON contract).
+   */
+  ok: {
+    description: string;
+    schema: SchemaComponent | Readonly<Record<string, unknown>>;
+    mediaType?: 'text/html';
+    /** Headers of the 200 beyond those of its access class and caching policy. */
+    headers?: readonly HeaderComponent[];
+  };
   /** Every other status the route itself answers (OpenAPI response objects); shared statuses are added. */
   responses?: Readonly<Record<string, object>>;
   /** Licensed routes: 403 codes beyond the key refusals. */

@@ -31,6 +31,7 @@ import {
 } from '../openapi/operation-responses.ts';
 import { CHANGE_FEED_SCOPE, changeFeedHandler } from './change-routes.ts';
 import { cityCountsHandler, cityIndexHandler } from './city-routes.ts';
+import { docsHandler } from './docs-route.ts';
 import { openApiHandler } from './openapi-route.ts';
 import { livenessHandler, probeStatusSchema, readinessProbeHandler } from './probe-routes.ts';
 import {
@@ -44,6 +45,11 @@ import type { RouteEntry, RouteTable } from './route-entry.ts';
 const GET = ['GET'] as const;
 
 const COLLECTION_NOTES = 'Filters combine with logical AND. The complete filtered array is returned (no paging); unknown filter values give a valid empty collection, except `special`, where records with no population restriction still match. `excludedBySafetyPolicy` counts matching records withheld as outside home repair or known-problem. An empty collection is a result, distinct from a failed request.';
+
+const DOCS_DESCRIPTION = [
+  'This OpenAPI description rendered by Redoc as one self-contained HTML page. Outside the JSON contract, like the probes: an HTML page for people, not a response for clients to parse.',
+  'The page makes no request: Redoc\'s script and this document are inline, fonts are the system\'s, so it reads the same offline. Its `Content-Security-Policy` allows nothing to load and only its own two scripts to run, by hash (no `unsafe-eval`); styles need `\'unsafe-inline\'`, because Redoc writes its style elements and attributes at run time (styled-components). Built once per gateway process from the same document as `/openapi.json`, with a strong `ETag`.',
+].join('\n\n');
 
 /** Documentation of the report artifacts (spec 4.2), one route each. */
 const REPORTS: Readonly<Record<ReportName, { operationId: string; summary: string; description: string }>> = {
@@ -180,6 +186,21 @@ export const ROUTE_TABLE: RouteTable = [
       summary: 'This OpenAPI 3.1 description',
       description: 'The OpenAPI 3.1 description of the public and licensed contract. Metered like every keyless route (a deliberate choice: the spec lists no error status for it).',
       ok: { description: 'The OpenAPI document.', schema: OPENAPI_DOCUMENT_SHAPE },
+    },
+  },
+  {
+    methods: GET,
+    path: '/docs',
+    access: 'public',
+    caching: 'cacheable',
+    handler: docsHandler,
+    fastPath: true,
+    operation: {
+      operationId: 'getDocsPage',
+      tag: 'meta',
+      summary: 'This description as a readable HTML reference',
+      description: DOCS_DESCRIPTION,
+      ok: { description: 'The HTML reference page.', schema: { type: 'string' }, mediaType: 'text/html', headers: ['Content-Security-Policy', 'X-Content-Type-Options'] },
     },
   },
   {

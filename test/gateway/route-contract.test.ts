@@ -169,7 +169,7 @@ describe('route contract', () => {
   }
 
   it('the keyless documents, reports and probes: 200, 304 on the ETag routes, 503 for an artifact the revision lacks', async () => {
-    for (const path of ['/openapi.json', '/api/sample', '/api/dataset/schema', '/api/dataset/export-schema']) {
+    for (const path of ['/openapi.json', '/docs', '/api/sample', '/api/dataset/schema', '/api/dataset/export-schema']) {
       const etag = (await expectDeclared(gateway, path, { status: 200 })).headers.get('etag') ?? '';
       await expectDeclared(gateway, path, { status: 304, headers: { 'If-None-Match': etag } });
     }

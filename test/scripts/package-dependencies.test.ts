@@ -13,10 +13,13 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Package names a file imports, statically or dynamically (`@scope/name/sub` counts as `@scope/name`). */
+/**
+ * Package names a file imports, statically or dynamically, or resolves a file of to read it (`require.resolve`:
+ * the gateway serves Redoc's browser bundle, which Node must never run) (`@scope/name/sub` counts as `@scope/name`).
+ */
 function importedPackages(text: string): Set<string> {
   const names = new Set<string>();
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'".][^'"]*)['"]/g)) {
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\.resolve\(\s*)['"]([^'".][^'"]*)['"]/g)) {
     const specifier = match[1]!;
     if (specifier.startsWith('node:')) continue;
     const parts = specifier.split('/');

@@ -52,7 +52,7 @@ const QUERIES = ['', '?', '?type=grant', '?income=low', '?project=roof', '?proje
   `?${Array.from({ length: 40 }, () => 'a').join('&')}`, `?${Array.from({ length: 33 }, (_, index) => `p${index}=1`).join('&')}`];
 
 // The keyless and city routes, with queries each reads (and refuses), and the change feed's pages.
-const CACHEABLE_PATHS = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json'];
+const CACHEABLE_PATHS = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json', '/docs'];
 const OTHER_PATHS = [
   ...CACHEABLE_PATHS, '/api/sample?anything=1', '/api/dataset/health', '/api/data/readiness', '/healthz', '/readyz',
   '/api/dataset/reports/fact-audit-latest', '/api/dataset/reports/state-home-improvement-2026',
@@ -176,7 +176,7 @@ describe('program fast path', () => {
 
     // Every route of the walk had successes the fast path answered, 304s included.
     const taken = fastLines.filter((line) => line.fastPath === true);
-    for (const route of ['/api/sample', '/api/dataset/health', '/api/data/readiness', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json',
+    for (const route of ['/api/sample', '/api/dataset/health', '/api/data/readiness', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json', '/docs',
       '/api/cities', '/api/cities/counts', '/api/changes', '/healthz', '/readyz']) {
       assert.ok(taken.some((line) => line.route === route && line.status === 200), `the fast path answered ${route}`);
     }

@@ -32,6 +32,8 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/api/dataset/schema', ['200', '304', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/export-schema', ['200', '304', '503', ...PUBLIC_ERRORS]],
   ['/openapi.json', ['200', '304', ...PUBLIC_ERRORS]],
+  // The HTML reference: outside the JSON contract, keyless and metered like the routes of 4.2.
+  ['/docs', ['200', '304', ...PUBLIC_ERRORS]],
   ['/api/dataset/reports/fact-audit-latest', ['200', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/reports/fact-audit-legacy-2026-06-17', ['200', '503', ...PUBLIC_ERRORS]],
   ['/api/dataset/reports/state-home-improvement-2026', ['200', '503', ...PUBLIC_ERRORS]],
@@ -46,7 +48,8 @@ const EXPECTED_STATUSES: ReadonlyArray<[string, readonly string[]]> = [
   ['/healthz', ['200', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
   ['/readyz', ['200', '503', ...PUBLIC_ERRORS.filter((status) => status !== '429')]],
 ];
-const ETAG_ROUTES = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json'];
+// The spec's allowlist (4.4), and the HTML reference outside the JSON contract.
+const ETAG_ROUTES = ['/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/openapi.json', '/docs'];
 
 describe('buildOpenApiDocument', () => {
   it('is OpenAPI 3.1 with the contract version and the 2020-12 dialect', () => {

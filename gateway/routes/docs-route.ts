@@ -1,0 +1,26 @@
+/** The HTML reference at `/docs` (gateway/docs/docs-page.ts), outside the JSON contract like the probes. */
+import { readRedocBundle, renderDocsPage } from '../docs/docs-page.ts';
+import { cacheableReply } from '../pipeline/json-reply.ts';
+import type { HeaderList } from '../pipeline/route-exchange.ts';
+import type { RouteHandlerFactory } from './route-entry.ts';
+
+const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+
+/**
+ * The page depends only on code (the OpenAPI document and the installed Redoc), so it is composed once per
+ * app, here, and each request sends the same bytes under the same strong ETag.
+ */
+export const docsHandler: RouteHandlerFactory = (deps) => {
+  const info = (deps.openApiDocument as { info?: { title?: string } }).info;
+  const page = renderDocsPage(deps.openApiDocument, readRedocBundle(), `${info?.title ?? 'API'} reference`);
+  // On the page itself; a 304 keeps the headers of the copy the client holds.
+  const pageHeaders: HeaderList = [
+    ['ETag', page.etag],
+    ['Content-Security-Policy', page.contentSecurityPolicy],
+    ['X-Content-Type-Options', 'nosniff'],
+  ];
+  return (request) => {
+    const reply = cacheableReply(request, page);
+    return reply.status === 200 ? { ...reply, contentType: HTML_CONTENT_TYPE, headers: pageHeaders } : reply;
+  };
+};
