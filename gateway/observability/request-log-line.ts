@@ -15,7 +15,7 @@ import type { GatewayLogger } from './gateway-logger.ts';
 export interface RequestLogFacts {
   requestId: string;
   method: string;
-  /** The route template (`/api/programs/:city`), never the path: a path could carry anything. */
+  /** The route template (the route table's template, with its `:city` as written), never the path: a path could carry anything. */
   route: string;
   status: number;
   started: number;
