@@ -1000,7 +1000,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless. */
         "Retry-After": number;
-        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema` and `/openapi.json`, and on the HTML reference `/docs`; send it back in `If-None-Match` to receive 304. */
+        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. */
         ETag: string;
         /** @description `Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`. */
         "Cache-Control-Cacheable": "public, max-age=300, must-revalidate";
