@@ -88,18 +88,20 @@ describe('hra changes detect', () => {
     assert.equal(readFileSync(log, 'utf8'), before);
   });
 
+  /** The changes detected against a previous snapshot file, read as `hra changes detect` reads it. */
+  const detectFrom = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return detectChanges(db, loadCorpus(corpus));
+    } finally {
+      db.close();
+    }
+  };
+
   it('reads a previous snapshot of format 2, where withheld records shared the programs table', () => {
     const format2 = writeFormat2Copy(previous, join(work, 'format-2.sqlite'));
-    const detect = (file: string) => {
-      const db = new Database(file, { readonly: true });
-      try {
-        return detectChanges(db, loadCorpus(corpus));
-      } finally {
-        db.close();
-      }
-    };
-    const fromFormat2 = detect(format2);
-    assert.deepEqual(fromFormat2, detect(previous));
+    const fromFormat2 = detectFrom(format2);
+    assert.deepEqual(fromFormat2, detectFrom(previous));
     assert.ok(fromFormat2.some((change) => change.programId === 'a-quar'), 'the withheld record is compared too');
     const run = hra('--previous', format2, '--corpus', corpus, '--at', at);
     assert.equal(run.status, 0, run.stderr);
@@ -108,16 +110,8 @@ describe('hra changes detect', () => {
 
   it('reads a previous snapshot of format 3, where served records had their own copy of their bytes', () => {
     const format3 = writeFormat3Copy(previous, join(work, 'format-3.sqlite'));
-    const detect = (file: string) => {
-      const db = new Database(file, { readonly: true });
-      try {
-        return detectChanges(db, loadCorpus(corpus));
-      } finally {
-        db.close();
-      }
-    };
-    const fromFormat3 = detect(format3);
-    assert.deepEqual(fromFormat3, detect(previous));
+    const fromFormat3 = detectFrom(format3);
+    assert.deepEqual(fromFormat3, detectFrom(previous));
     assert.ok(fromFormat3.some((change) => change.programId === 'a-quar'), 'the withheld record is compared too');
     assert.ok(fromFormat3.length > 0, 'the corpus differs from the previous snapshot');
     const run = hra('--previous', format3, '--corpus', corpus, '--at', at);
