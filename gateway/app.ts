@@ -160,7 +160,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
     }
   });
   app.use(renderErrors(logError));
-  app.use(versioningHeaders(API_VERSION, deprecationsOf(deps.routes ?? ROUTE_TABLE)));
+  app.use(versioningHeaders(API_VERSION, deprecationsOf(chains.map((chain) => chain.route))));
   app.use(requestGuards());
   app.use(router.routes());
   // Unmatched paths: metered like any keyless request, so the 404 carries rate-limit headers (spec 7).

@@ -57,6 +57,9 @@ export class MemoryRateLimiter implements RateLimiter {
     return settled(() => this.#consume(`a:${address}`, 'public'));
   }
 
+  /** `consumePublic` without the promise. */
+  readonly consumePublicNow = (address: string): LimitDecision => this.#consume(`a:${address}`, 'public');
+
   /** Forgets every counter; later calls fail with `RateLimitStorageError`. */
   close(): Promise<void> {
     this.#closed = true;

@@ -39,6 +39,8 @@ export interface RateLimiter {
   readonly consumeKeyNow?: (keyId: string, tier: LimitTier) => LimitDecision;
   /** Counts one keyless request from client `address` under the public limit. */
   consumePublic(address: string): Promise<LimitDecision>;
+  /** `consumePublic` answered at once, on the same terms as `consumeKeyNow`. */
+  readonly consumePublicNow?: (address: string) => LimitDecision;
   /** Releases storage connections; later calls fail with `RateLimitStorageError`. */
   close(): Promise<void>;
 }

@@ -4,42 +4,36 @@
  */
 import type { AccessDependencies } from '../access/licensed-access.ts';
 import { KeyStoreUnavailableError } from '../keys/key-errors.ts';
-import type { LimitTier } from '../limits/limit-table.ts';
 import { RateLimitStorageError, type LimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { GatewayMetrics, RejectionScope } from './gateway-metrics.ts';
 
 /** The same limiter, counting its refusals (by scope) and its storage faults. */
 export function instrumentLimiter(limiter: RateLimiter, metrics: GatewayMetrics): RateLimiter {
-  const counted = async (scope: RejectionScope, consume: () => Promise<LimitDecision>): Promise<LimitDecision> => {
-    let decision: LimitDecision;
-    try {
-      decision = await consume();
-    } catch (error) {
-      if (error instanceof RateLimitStorageError) metrics.countStorageFault('rate_limit');
-      throw error;
-    }
+  const fault = (error: unknown): never => {
+    if (error instanceof RateLimitStorageError) metrics.countStorageFault('rate_limit');
+    throw error;
+  };
+  const tally = (scope: RejectionScope, decision: LimitDecision): LimitDecision => {
     if (!decision.allowed) metrics.countRejection(scope);
     return decision;
   };
-  const { consumeKeyNow } = limiter;
+  // The synchronous counts, counted the same way, when the limiter has them.
+  const atOnce = <A extends unknown[]>(scope: RejectionScope, count: (...args: A) => LimitDecision) => (...args: A): LimitDecision => {
+    let decision: LimitDecision;
+    try {
+      decision = count(...args);
+    } catch (error) {
+      return fault(error);
+    }
+    return tally(scope, decision);
+  };
+  const { consumeKeyNow, consumePublicNow } = limiter;
   return {
     scheme: limiter.scheme,
-    consumeKey: (keyId, tier) => counted('key', () => limiter.consumeKey(keyId, tier)),
-    // The synchronous count, counted the same way, when the limiter has one.
-    ...(consumeKeyNow === undefined ? {} : {
-      consumeKeyNow: (keyId: string, tier: LimitTier) => {
-        let decision: LimitDecision;
-        try {
-          decision = consumeKeyNow(keyId, tier);
-        } catch (error) {
-          if (error instanceof RateLimitStorageError) metrics.countStorageFault('rate_limit');
-          throw error;
-        }
-        if (!decision.allowed) metrics.countRejection('key');
-        return decision;
-      },
-    }),
-    consumePublic: (address) => counted('public', () => limiter.consumePublic(address)),
+    consumeKey: (keyId, tier) => limiter.consumeKey(keyId, tier).then((decision) => tally('key', decision), fault),
+    ...(consumeKeyNow === undefined ? {} : { consumeKeyNow: atOnce('key', consumeKeyNow) }),
+    consumePublic: (address) => limiter.consumePublic(address).then((decision) => tally('public', decision), fault),
+    ...(consumePublicNow === undefined ? {} : { consumePublicNow: atOnce('public', consumePublicNow) }),
     close: () => limiter.close(),
   };
 }

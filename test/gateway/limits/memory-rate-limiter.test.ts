@@ -28,14 +28,14 @@ describe('MemoryRateLimiter', () => {
   });
 });
 
-describe('MemoryRateLimiter.consumeKeyNow', () => {
-  // The whole contract again with every key counted through the synchronous method: the same decisions.
+describe('MemoryRateLimiter.consumeKeyNow and consumePublicNow', () => {
+  // The whole contract again with every request counted through the synchronous methods: the same decisions.
   rateLimiterContract((limits, now): RateLimiter => {
     const limiter = new MemoryRateLimiter({ limits, now });
     return {
       scheme: limiter.scheme,
       consumeKey: async (keyId, tier) => limiter.consumeKeyNow(keyId, tier),
-      consumePublic: (address) => limiter.consumePublic(address),
+      consumePublic: async (address) => limiter.consumePublicNow(address),
       close: () => limiter.close(),
     };
   });
@@ -49,5 +49,16 @@ describe('MemoryRateLimiter.consumeKeyNow', () => {
     assert.deepEqual([first.remaining, second.remaining, third.remaining], [59, 58, 57]);
     await limiter.close();
     assert.throws(() => limiter.consumeKeyNow('key-1', 'trial'), RateLimitStorageError);
+  });
+
+  it('counts an address into the same window as consumePublic, and throws where consumePublic rejects', async () => {
+    const clock = fakeClock('2030-01-15T12:00:00Z');
+    const limiter = new MemoryRateLimiter({ limits: DEFAULT_LIMITS, now: clock.now });
+    const first = limiter.consumePublicNow('198.51.100.7');
+    const second = await limiter.consumePublic('198.51.100.7');
+    const third = limiter.consumePublicNow('198.51.100.7');
+    assert.deepEqual([second.remaining, third.remaining], [first.remaining - 1, first.remaining - 2]);
+    await limiter.close();
+    assert.throws(() => limiter.consumePublicNow('198.51.100.7'), RateLimitStorageError);
   });
 });
