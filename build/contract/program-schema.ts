@@ -47,7 +47,12 @@ export const contractorSchema = {
   },
 } as const;
 
-const programProperties = {
+/**
+ * The record's own fields (spec 2.1), in serialized order: everything but the derived `contractor` and
+ * `freshness`. The corpus row schema (build/corpus/corpus-schemas.ts) is these same fields with the stricter
+ * constraints a maintainer's input must meet, so a field is added or retyped here, once.
+ */
+export const programFieldProperties = {
   id: { type: 'string' },
   name: { type: 'string' },
   source: { type: 'string' },
@@ -67,11 +72,16 @@ const programProperties = {
   phone: { type: ['string', 'null'] },
   projectTypes: { type: 'array', items: { type: 'string' } },
   specialPopulations: { type: 'array', items: { type: 'string' } },
+} as const;
+
+const programProperties = {
+  ...programFieldProperties,
   contractor: contractorSchema,
   freshness: freshnessSchema,
 } as const;
 
-const programRequired = ['id', 'name', 'source', 'eligibilityType', 'fundingStatus', 'url'] as const;
+/** The fields every record has, served or stored. */
+export const programRequired = ['id', 'name', 'source', 'eligibilityType', 'fundingStatus', 'url'] as const;
 
 /** The Program record schema, embeddable (no `$id`) in envelopes and OpenAPI components. */
 export const programSchema = {

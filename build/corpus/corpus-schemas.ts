@@ -3,8 +3,9 @@
  * time and documented in corpus/README.md. Cross-file rules live in check-corpus-references.ts.
  */
 import { changeEventSchema } from '../contract/change-feed-schema.ts';
+import { programFieldProperties as served, programRequired } from '../contract/program-schema.ts';
 import { readinessThresholdsSchema } from '../contract/readiness-schema.ts';
-import { CHANGE_TYPES, FUNDING_STATUSES } from '../contract/vocab-enums.ts';
+import { CHANGE_TYPES } from '../contract/vocab-enums.ts';
 
 const date = { type: 'string', format: 'date' } as const;
 const slug = { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 80 } as const;
@@ -22,6 +23,8 @@ export const manifestSchema = {
     dataset: nonEmpty,
     // Optional so older corpora still load; `hra links check` needs it (or --user-agent) to name a contact.
     contact: { type: 'string', format: 'uri', pattern: '^https?://' },
+    // Optional: where the deployment is reached. When set, every program envelope links its `docs` and `openapi`.
+    publicBaseUrl: { type: 'string', format: 'uri', pattern: '^https?://[^?#]+$' },
     contractVersion: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
     asOf: date,
     defaultCity: slug,
@@ -72,29 +75,24 @@ export const cityRowSchema = {
 } as const;
 
 /**
- * The correctable program fields of spec 2.1 (everything but the derived `freshness` and `contractor`).
+ * The correctable program fields of spec 2.1 (everything but the derived `freshness` and `contractor`): the
+ * served field schemas, in their order, with what a maintainer's input must also meet layered over them.
+ * Each added keyword only narrows the served type (`pattern`, `format` and `minimum` do not apply to the
+ * null a nullable field may hold), so every valid row serializes to a valid served record.
  * Shared by program rows and by corrections, which must leave a row that still validates.
  */
 export const programFieldSchemas = {
-  id: programId,
-  name: nonEmpty,
-  source: nonEmpty,
-  eligibilityType: { ...stringList, minItems: 1 },
-  fundingStatus: { enum: FUNDING_STATUSES },
-  url: { anyOf: [{ type: 'string', format: 'uri', pattern: '^https?://' }, { type: 'null' }] },
-  category: nonEmpty,
-  deadline: { type: ['string', 'null'] },
-  deadline_es: { type: ['string', 'null'] },
-  description: { type: 'string' },
-  description_es: { type: 'string' },
-  incomeRequirement: nonEmpty,
-  matchRate: { type: ['number', 'string', 'null'] },
-  maxAmount: { anyOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] },
-  maxAmountLabel: { type: 'string' },
-  maxAmountLabel_es: { type: 'string' },
-  phone: { type: ['string', 'null'] },
-  projectTypes: stringList,
-  specialPopulations: stringList,
+  ...served,
+  id: { ...served.id, ...programId },
+  name: { ...served.name, ...nonEmpty },
+  source: { ...served.source, ...nonEmpty },
+  eligibilityType: { ...served.eligibilityType, ...stringList, minItems: 1 },
+  url: { ...served.url, pattern: '^https?://' },
+  category: { ...served.category, ...nonEmpty },
+  incomeRequirement: { ...served.incomeRequirement, ...nonEmpty },
+  maxAmount: { ...served.maxAmount, minimum: 0 },
+  projectTypes: { ...served.projectTypes, ...stringList },
+  specialPopulations: { ...served.specialPopulations, ...stringList },
 } as const;
 
 export type ProgramFieldName = keyof typeof programFieldSchemas;
@@ -108,7 +106,7 @@ export const programRowSchema = {
   $id: 'corpus:program',
   type: 'object',
   additionalProperties: true,
-  required: ['id', 'name', 'source', 'eligibilityType', 'fundingStatus', 'url'],
+  required: programRequired,
   properties: {
     ...programFieldSchemas,
     scope: { enum: ['home-repair', 'adjacent'] },

@@ -53,6 +53,11 @@ function describeError(error: ErrorObject): SchemaFailure {
     }
     case 'false schema':
       return { instancePath: error.instancePath, path: toJsonPath(error.instancePath), message: 'must not be present' };
+    case 'type': {
+      // ajv writes a union as "string,null"; a maintainer reads "string or null".
+      const types = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',');
+      return { instancePath: error.instancePath, path: toJsonPath(error.instancePath), message: `must be ${types.join(' or ')}` };
+    }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map((value) => String(value)).join(', ');
       return { instancePath: error.instancePath, path: toJsonPath(error.instancePath), message: `must be one of ${allowed}` };
