@@ -2,23 +2,27 @@
  * Assembles program-list envelope bytes (spec 4.3) from already-serialized record bodies. The build uses it
  * for unfiltered collections and the gateway for filtered ones, so both produce the same bytes.
  */
+import type { EnvelopeLinks } from './envelope-links.ts';
 import type { ProgramList } from './program-list-schema.ts';
 
 /**
  * The envelope members other than the records themselves, picked from the schema-derived ProgramList;
  * `scope` is optional in the published schema but every collection the build or gateway assembles has one.
- * `sample` marks the keyless evaluation collection.
+ * `sample` marks the keyless evaluation collection; `links`, when the build named a public base URL, are
+ * the `docs` and `openapi` members, both or neither.
  */
 export type ProgramListHead =
   Pick<ProgramList, 'city' | 'datasetRevision' | 'excludedBySafetyPolicy' | 'exclusionPolicyVersion' | 'sample'>
-  & Required<Pick<ProgramList, 'scope'>>;
+  & Required<Pick<ProgramList, 'scope'>>
+  & { links?: EnvelopeLinks };
 
 /** Joins record bodies into one envelope; `count` is always the number of bodies. */
 export function programListBytes(head: ProgramListHead, bodies: readonly Uint8Array[]): Buffer {
   const prefix =
     `{"city":${JSON.stringify(head.city)},"count":${bodies.length},"datasetRevision":${JSON.stringify(head.datasetRevision)},` +
     `"excludedBySafetyPolicy":${head.excludedBySafetyPolicy},"exclusionPolicyVersion":${head.exclusionPolicyVersion},"programs":[`;
-  const suffix = `]${head.sample === undefined ? '' : `,"sample":${head.sample}`},"scope":${JSON.stringify(head.scope)}}`;
+  const links = head.links === undefined ? '' : `,"docs":${JSON.stringify(head.links.docs)},"openapi":${JSON.stringify(head.links.openapi)}`;
+  const suffix = `]${links}${head.sample === undefined ? '' : `,"sample":${head.sample}`},"scope":${JSON.stringify(head.scope)}}`;
   const parts: Uint8Array[] = [Buffer.from(prefix)];
   bodies.forEach((body, index) => {
     if (index > 0) parts.push(COMMA);

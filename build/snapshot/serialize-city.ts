@@ -6,6 +6,7 @@
  */
 import type { Revision } from '../contract/parse-revision.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
+import type { EnvelopeLinks } from '../contract/envelope-links.ts';
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL } from '../contract/program-list-bytes.ts';
 import type { ProgramRow } from '../corpus/corpus-types.ts';
 import type { DerivedRecord, RecordDeriver } from '../derive/derive-record.ts';
@@ -47,6 +48,8 @@ export interface SerializedCity {
 export interface CollectionHead {
   revision: Revision;
   exclusionPolicyVersion: number;
+  /** The envelopes' `docs` and `openapi`, when the manifest names a public base URL. */
+  links?: EnvelopeLinks;
 }
 
 /** Orders rows by id in code-point order: the served order, independent of file order. */
@@ -70,7 +73,7 @@ export function serializeCity(slug: string, rows: readonly ProgramRow[], derive:
     }
   });
   const collection = programListBytes(
-    { city: slug, datasetRevision: head.revision, excludedBySafetyPolicy: withheld.length, exclusionPolicyVersion: head.exclusionPolicyVersion, scope: federal ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY },
+    { city: slug, datasetRevision: head.revision, excludedBySafetyPolicy: withheld.length, exclusionPolicyVersion: head.exclusionPolicyVersion, links: head.links, scope: federal ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY },
     bodies,
   );
   const places = bodyPlaces(collection, bodies);

@@ -44,10 +44,14 @@ export const SNAPSHOT_INDEXES = [
   'CREATE INDEX changes_by_city ON changes (city, id)',
 ] as const;
 
-/** Keys of the `meta` table. */
+/**
+ * Keys of the `meta` table. `public_base_url` is there only when the manifest names one (files built before
+ * it existed lack it too, and mean the same: envelopes without `docs` and `openapi`).
+ */
 export const META_KEYS = [
   'format', 'format_version', 'revision', 'api_version', 'dataset', 'default_city', 'sample_city',
-  'exclusion_policy_version', 'as_of', 'revision_document', 'project_aliases', 'readiness_inputs', 'content_digest',
+  'exclusion_policy_version', 'as_of', 'revision_document', 'project_aliases', 'readiness_inputs', 'public_base_url',
+  'content_digest',
 ] as const;
 export type MetaKey = (typeof META_KEYS)[number];
 

@@ -7,6 +7,7 @@ import { cityWithCountSchema, citySchema } from '../contract/city-schema.ts';
 import { changeEventSchema } from '../contract/change-feed-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { exportRowSchemaDocument, programSchemaDocument } from '../contract/program-schema.ts';
+import { envelopeLinks } from '../contract/envelope-links.ts';
 import { programListBytes, SCOPE_SAMPLE } from '../contract/program-list-bytes.ts';
 import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
 import type { Corpus } from '../corpus/corpus-types.ts';
@@ -21,7 +22,7 @@ import { liveCitySlugs } from '../revision/compute-revision.ts';
 import { cityTaskInputs } from './city-tasks.ts';
 import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner } from './city-worker-pool.ts';
 import { computeContentDigest } from './content-digest.ts';
-import { serializeCity, type SerializedCity } from './serialize-city.ts';
+import { serializeCity, type CollectionHead, type SerializedCity } from './serialize-city.ts';
 import { strongEtag } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
 import {
@@ -115,7 +116,9 @@ function* fill(
   const insertCity = db.prepare('INSERT INTO cities (slug, ord, program_count, city_body, counts_body) VALUES (?, ?, ?, ?, ?)');
   const insertChange = db.prepare('INSERT INTO changes (id, city, detected_at, visible, body) VALUES (?, ?, ?, ?, ?)');
   const policyVersion = corpus.manifest.exclusionPolicyVersion;
-  const head = { revision, exclusionPolicyVersion: policyVersion };
+  const publicBaseUrl = corpus.manifest.publicBaseUrl;
+  const links = publicBaseUrl === undefined ? undefined : envelopeLinks(publicBaseUrl);
+  const head: CollectionHead = { revision, exclusionPolicyVersion: policyVersion, links };
   const tally = new HealthTally();
   const withheld = new Set<string>();
   const servedCounts = new Map<string, number>();
@@ -158,7 +161,7 @@ function* fill(
   storeCity(national);
 
   putDocument(DOCUMENT.sample, programListBytes(
-    { city: corpus.manifest.sampleCity, datasetRevision: revision, excludedBySafetyPolicy: sample.excluded, exclusionPolicyVersion: policyVersion, sample: true, scope: SCOPE_SAMPLE },
+    { city: corpus.manifest.sampleCity, datasetRevision: revision, excludedBySafetyPolicy: sample.excluded, exclusionPolicyVersion: policyVersion, links, sample: true, scope: SCOPE_SAMPLE },
     sample.bodies,
   ));
 
@@ -196,7 +199,7 @@ function* fill(
 
   const aliases: Record<string, string> = Object.fromEntries(corpus.vocabularies.projectTypes.map((type) => [type, type]));
   for (const [alias, target] of Object.entries(corpus.vocabularies.projectAliases)) aliases[alias] = target;
-  const meta: Record<Exclude<MetaKey, 'content_digest'>, string> = {
+  const meta: Record<Exclude<MetaKey, 'content_digest' | 'public_base_url'>, string> & { public_base_url?: string } = {
     format: SNAPSHOT_FORMAT,
     format_version: String(SNAPSHOT_FORMAT_VERSION),
     revision,
@@ -209,6 +212,7 @@ function* fill(
     revision_document: JSON.stringify(document),
     project_aliases: JSON.stringify(aliases),
     readiness_inputs: JSON.stringify(health.readinessInputs),
+    ...(publicBaseUrl === undefined ? {} : { public_base_url: publicBaseUrl }),
   };
   const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
   for (const [key, value] of Object.entries(meta)) insertMeta.run(key, value);

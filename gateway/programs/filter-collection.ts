@@ -62,6 +62,7 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
       datasetRevision: snapshot.revision,
       excludedBySafetyPolicy: excluded,
       exclusionPolicyVersion: snapshot.exclusionPolicyVersion,
+      links: snapshot.envelopeLinks,
       scope: city === 'national' ? SCOPE_NATIONAL : SCOPE_LICENSED_CITY,
     }, bodies);
     collections.set(key, body);

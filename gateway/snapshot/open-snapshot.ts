@@ -3,6 +3,7 @@
  * no writer can exist, so no locking is needed and every read is a cheap indexed lookup.
  */
 import Database from 'better-sqlite3';
+import { envelopeLinks, type EnvelopeLinks } from '../../build/contract/envelope-links.ts';
 import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
 import { DOCUMENT, type MetaKey, type WithholdingPolicy } from '../../build/snapshot/snapshot-format.ts';
@@ -69,6 +70,8 @@ export interface Snapshot {
   readonly defaultCity: string;
   readonly sampleCity: string;
   readonly exclusionPolicyVersion: number;
+  /** The program envelopes' `docs` and `openapi`, when the build named a public base URL. */
+  readonly envelopeLinks: EnvelopeLinks | undefined;
   /** Query value (canonical type or alias, lowercase) -> canonical project type. */
   readonly projectAliases: ReadonlyMap<string, string>;
   readonly readinessInputs: ReadinessInputs;
@@ -119,6 +122,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     if (value === undefined) throw new SnapshotRejectedError(`snapshot ${file} refused: meta ${key} is missing`);
     return value;
   };
+  const publicBaseUrl = meta.get('public_base_url');
   const revision = parseRevision(need('revision'));
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
@@ -143,6 +147,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     defaultCity: need('default_city'),
     sampleCity: need('sample_city'),
     exclusionPolicyVersion: Number(need('exclusion_policy_version')),
+    envelopeLinks: publicBaseUrl === undefined ? undefined : envelopeLinks(publicBaseUrl),
     projectAliases: new Map(Object.entries(JSON.parse(need('project_aliases')) as Record<string, string>)),
     readinessInputs: JSON.parse(need('readiness_inputs')) as ReadinessInputs,
     document: (name) => {

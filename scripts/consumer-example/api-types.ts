@@ -537,9 +537,15 @@ export interface components {
             excludedBySafetyPolicy: number;
             exclusionPolicyVersion: number;
             programs: components["schemas"]["Program"][];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The HTML reference of the deployment that built this revision (its `GET /docs`); present, with `openapi`, when the dataset names its public base URL.
+             */
             docs?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The OpenAPI document of that deployment (its `GET /openapi.json`); present exactly when `docs` is.
+             */
             openapi?: string;
             sample?: boolean;
             scope?: string;

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE, type ProgramListHead } from '../../../build/contract/program-list-bytes.ts';
+import { envelopeLinks } from '../../../build/contract/envelope-links.ts';
 import { programListSchema, type ProgramList } from '../../../build/contract/program-list-schema.ts';
 import { createAjv } from '../../../build/corpus/schema-validator.ts';
 
@@ -16,6 +17,8 @@ describe('programListBytes', () => {
     { name: 'an empty city', head, bodies: [] },
     { name: 'the national layer', head: { ...head, city: 'national', scope: SCOPE_NATIONAL }, bodies: [record('n-1')] },
     { name: 'the keyless sample', head: { ...head, sample: true, scope: SCOPE_SAMPLE }, bodies: [record('a-roof')] },
+    { name: 'a city with links', head: { ...head, links: envelopeLinks('https://api.example.org/hra') }, bodies: [record('a-roof')] },
+    { name: 'the sample with links', head: { ...head, links: envelopeLinks('https://api.example.org/'), sample: true, scope: SCOPE_SAMPLE }, bodies: [] },
   ];
   for (const { name, head: given, bodies } of cases) {
     it(`is a valid ProgramList in schema member order: ${name}`, () => {
@@ -28,6 +31,16 @@ describe('programListBytes', () => {
       assert.deepEqual(body.programs.map((program) => program.id), bodies.map((bytes) => (JSON.parse(bytes.toString('utf8')) as { id: string }).id));
       assert.equal(body.sample, given.sample);
       assert.equal(body.scope, given.scope);
+      assert.equal(body.docs, given.links?.docs);
+      assert.equal(body.openapi, given.links?.openapi);
     });
   }
+});
+
+describe('envelopeLinks', () => {
+  it('hangs /docs and /openapi.json from the base, with or without its final slash', () => {
+    assert.deepEqual(envelopeLinks('https://api.example.org'), { docs: 'https://api.example.org/docs', openapi: 'https://api.example.org/openapi.json' });
+    assert.deepEqual(envelopeLinks('https://api.example.org/'), { docs: 'https://api.example.org/docs', openapi: 'https://api.example.org/openapi.json' });
+    assert.deepEqual(envelopeLinks('http://127.0.0.1:8080/hra/'), { docs: 'http://127.0.0.1:8080/hra/docs', openapi: 'http://127.0.0.1:8080/hra/openapi.json' });
+  });
 });

@@ -5,7 +5,10 @@
  * schema and keeps the schema's member order, as does every record it lists against the Program schema.
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { envelopeLinks } from '../../../build/contract/envelope-links.ts';
 import { programListSchema, type ProgramList } from '../../../build/contract/program-list-schema.ts';
 import type { CityList } from '../../../build/contract/city-schema.ts';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
@@ -17,6 +20,9 @@ const DEMO_CORPUS = 'corpus';
 const FILTERS = ['', '?type=grant', '?income=low', '?type=loan&status=available', '?special=seniors', '?project=nothing-matches-this'];
 
 const MEMBER_ORDER = Object.keys(programListSchema.properties);
+
+/** The demo manifest names the quick start's address, so its envelopes link that gateway's /docs. */
+const DEMO_LINKS = envelopeLinks((JSON.parse(readFileSync(join(DEMO_CORPUS, 'manifest.json'), 'utf8')) as { publicBaseUrl: string }).publicBaseUrl);
 
 describe('program-list bytes over the demo corpus', () => {
   let gateway: TestGateway;
@@ -44,6 +50,7 @@ describe('program-list bytes over the demo corpus', () => {
         const members = Object.keys(body);
         assert.deepEqual(members, MEMBER_ORDER.filter((member) => members.includes(member)), `${path}${filter}: member order`);
         assert.equal(body.count, body.programs.length, `${path}${filter}: count`);
+        assert.deepEqual({ docs: body.docs, openapi: body.openapi }, DEMO_LINKS, `${path}${filter}: links`);
         for (const program of body.programs) assertMatchesSchema('program', program, `${path}${filter} ${program.id}`);
         records += body.programs.length;
       }
@@ -52,6 +59,7 @@ describe('program-list bytes over the demo corpus', () => {
     const sample = await getJson('/api/sample') as ProgramList;
     assertMatchesSchema('programList', sample, '/api/sample');
     assert.equal(sample.sample, true);
+    assert.deepEqual({ docs: sample.docs, openapi: sample.openapi }, DEMO_LINKS, '/api/sample: links');
     assert.deepEqual(Object.keys(sample), MEMBER_ORDER.filter((member) => member in sample), '/api/sample: member order');
   });
 });
