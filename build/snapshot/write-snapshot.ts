@@ -83,7 +83,7 @@ export function* writeSnapshotSteps(
     db.exec('BEGIN');
     let summary: SnapshotSummary;
     try {
-      summary = yield* fill(db, corpus, revision, runner, onProgress);
+      summary = yield* writeSnapshotRows(db, corpus, revision, runner, onProgress);
       db.exec('COMMIT');
     } finally {
       if (db.inTransaction) db.exec('ROLLBACK');
@@ -99,7 +99,8 @@ export function* writeSnapshotSteps(
   }
 }
 
-function* fill(
+/** Every table row and document of the snapshot, and its meta but the content digest, city by city. */
+function* writeSnapshotRows(
   db: Database.Database,
   corpus: Corpus,
   { revision, document }: { revision: Revision; document: RevisionDocument },
