@@ -31,7 +31,7 @@ import type { GatewayState } from './http/gateway-state.ts';
 import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requestGuards } from './http/request-guards.ts';
 import { requestId } from './http/request-id.ts';
-import { deprecationsOf, versioningHeaders } from './http/versioning-headers.ts';
+import { versioningHeaders } from './http/versioning-headers.ts';
 import { createFastPath } from './fast-path/serve-fast-path.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import { createCollectionFilter } from './programs/filter-collection.ts';
@@ -160,7 +160,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
     }
   });
   app.use(renderErrors(logError));
-  app.use(versioningHeaders(API_VERSION, deprecationsOf(chains.map((chain) => chain.route))));
+  app.use(versioningHeaders(API_VERSION));
   app.use(requestGuards());
   app.use(router.routes());
   // Unmatched paths: metered like any keyless request, so the 404 carries rate-limit headers (spec 7).

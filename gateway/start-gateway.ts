@@ -12,6 +12,7 @@ import type { DrainOptions, DrainOutcome } from './operations/drain-server.ts';
 import { listenGateway } from './operations/listen-gateway.ts';
 import { openGatewayStores, type GatewayStores } from './operations/open-gateway-stores.ts';
 import { shutdownGateway } from './operations/shutdown-gateway.ts';
+import type { RouteTable } from './routes/route-entry.ts';
 import { loadSnapshot } from './snapshot/load-snapshot.ts';
 import { createSnapshotReloader, type ReloadOutcome } from './snapshot/reload-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
@@ -43,11 +44,13 @@ export interface RunningGateway {
   close(options?: Partial<DrainOptions>): Promise<DrainOutcome>;
 }
 
-/** Options for tests and benchmarks: the clock, and whether the fast path answers the program routes. */
+/** Options for tests and benchmarks: the clock, whether the fast path answers, and the routes to serve. */
 export interface StartOptions {
   now?: () => number;
   /** Default true; tests turn it off to compare the fast path with the Koa chain it stands in for. */
   fastPath?: boolean;
+  /** The route table unless told: tests serve a copy with a route added or deprecated. */
+  routes?: RouteTable;
 }
 
 /** Starts a gateway. Throws (before listening) when the snapshot or key store cannot be opened. */
@@ -88,6 +91,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     metrics,
     isDraining: () => drain.draining,
     cacheBytes: config.cacheBytes,
+    routes: options.routes,
   }, { fastPath: options.fastPath });
 
   const { server, drain, url } = await listenGateway(listener, config, log);

@@ -9,11 +9,13 @@
  * It takes only requests it can answer in full. It declines, before anything is metered, logged or
  * written, and so before any work Koa would redo but the synchronous key check and the handler's read of
  * cached bytes: a request the guards refuse (http/request-guards.ts: method, URL length, Host), a path
- * the table's plain patterns do not match (an encoded slug, a trailing slash), a deprecated route, a
- * licensed request without a key or with a key the lookup cannot admit at once, and any handler refusal
- * (a 404, a bad filter) or answer not at hand (a change page not stored yet). Koa then answers it exactly as before.
+ * the table's plain patterns do not match (an encoded slug, a trailing slash), a licensed request without
+ * a key or with a key the lookup cannot admit at once, and any handler refusal (a 404, a bad filter) or
+ * answer not at hand (a change page not stored yet). Koa then answers it exactly as before.
  * Once a request is metered it is the fast path's: its reply, or the 429 or 503 metering decides,
- * rendered by `errorResponse` as the Koa chain renders it.
+ * rendered by `errorResponse` as the Koa chain renders it. A deprecated route is served like any other:
+ * its deprecation headers are the route's own (RouteChain.routeHeaders), sent first on every answer, as
+ * the Koa adapter sends them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error.ts';
@@ -47,9 +49,11 @@ export interface FastPathDependencies {
 /** Answers the request and returns true, or returns false having done nothing, for Koa to answer. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-/** A fast route with the headers of its success that never change between requests, flattened once. */
+/** A fast route with the headers that never change between its requests, flattened once. */
 interface FastRoute {
   chain: RouteChain;
+  /** The route's own headers (a deprecated route's), which every response it answers sends first. */
+  routeHead: readonly string[];
   /** The entry's caching headers: every 200 of the route sends these, then its Content-Type. */
   successTail: readonly string[];
   /** The entry's caching headers alone, which a 304 sends. */
@@ -103,7 +107,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
     const caching = chain.successHeaders.flat();
-    fastRoutes.set(chain.route.path, { chain, successTail: caching, notModifiedTail: caching });
+    fastRoutes.set(chain.route.path, { chain, routeHead: chain.routeHeaders.flat(), successTail: caching, notModifiedTail: caching });
   }
   // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
   const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
@@ -171,7 +175,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
    */
   const meterAndSend = (answered: Answered): void => {
     const requestId = requestIdFor(answered.request.headers['x-request-id']);
-    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion];
+    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion, ...answered.fast.routeHead];
     let metering: void | Promise<void>;
     try {
       metering = answered.fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
@@ -196,7 +200,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     const url = request.url ?? '';
     const queryAt = url.indexOf('?');
     const matched = matchRoute(queryAt === -1 ? url : url.slice(0, queryAt));
-    if (matched === undefined || matched.route.deprecation !== undefined) return false;
+    if (matched === undefined) return false;
     const fast = fastRoutes.get(matched.route.path);
     if (fast === undefined) return false;
     const { chain } = fast;

@@ -14,6 +14,7 @@ import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { RouteDependencies } from '../routes/route-dependencies.ts';
 import type { RouteEntry } from '../routes/route-entry.ts';
 import { successCachingHeaders } from './caching-headers.ts';
+import { deprecationHeaders } from './deprecation-headers.ts';
 import type { HeaderList, HeaderSink, RouteHandler, RouteReply, RouteRequest } from './route-exchange.ts';
 
 /** One route's steps, composed once per app from its table entry. */
@@ -30,6 +31,11 @@ export interface RouteChain {
   readonly handler: RouteHandler;
   /** Caching headers of a success, after the handler's own: from the entry's `caching`, built once. */
   readonly successHeaders: HeaderList;
+  /**
+   * Headers of every response the route answers, success or refusal, sent before any other step's: a
+   * deprecated route's `Deprecation`, `Sunset` and `Link` (spec 9.4), else none; built once.
+   */
+  readonly routeHeaders: HeaderList;
 }
 
 const keyHeader = (request: RouteRequest) => request.header('x-api-key') || undefined;
@@ -40,11 +46,12 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
   const atOnce = { lookupKey: deps.lookupKeyAtOnce ?? access.lookupKey };
   const handler = route.handler(deps);
   const successHeaders = successCachingHeaders(route.caching);
+  const routeHeaders = route.deprecation === undefined ? [] : deprecationHeaders(route.deprecation);
   const scope = route.scope ?? {};
   switch (route.access) {
     case 'licensed':
       return {
-        route, handler, successHeaders,
+        route, handler, successHeaders, routeHeaders,
         admit: (request) => admitKeyWhenLooked(access, keyHeader(request), scope, request),
         admitAtOnce: (request) => admitKey(atOnce, keyHeader(request), scope, request),
         meter: (_request, key, headers) => {
@@ -55,7 +62,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
       };
     case 'public':
       return {
-        route, handler, successHeaders,
+        route, handler, successHeaders, routeHeaders,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: (request, _key, headers) => meterPublic(access, request.clientAddress(), headers),
@@ -64,7 +71,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
     case 'probe':
       // Never metered: a health checker polling them can neither exhaust a limit nor be refused by one.
       return {
-        route, handler, successHeaders,
+        route, handler, successHeaders, routeHeaders,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: () => undefined,

@@ -34,6 +34,8 @@ function koaRoute(chain: RouteChain): Middleware<GatewayState> {
       clientAddress: () => ctx.ip,
     };
     const setHeader: HeaderSink = (name, value) => ctx.set(name, value);
+    // Set before any step can refuse, so a refusal the error renderer answers carries them too.
+    for (const [name, value] of chain.routeHeaders) ctx.set(name, value);
     let reply;
     try {
       reply = await runRoute(chain, request, setHeader);

@@ -1,11 +1,11 @@
 /** The shape of one entry of the route table (route-table.ts) and what its handler is given. */
 import type { ScopeRule } from '../access/licensed-access.ts';
 import type { ErrorCode } from '../http/api-error.ts';
-import type { Deprecation } from '../http/versioning-headers.ts';
 import type { HeaderComponent } from '../openapi/openapi-headers.ts';
 import type { ParameterComponent } from '../openapi/openapi-parameters.ts';
 import type { SuccessCaching } from '../openapi/openapi-responses.ts';
 import type { SchemaComponent } from '../openapi/openapi-schemas.ts';
+import type { Deprecation } from '../pipeline/deprecation-headers.ts';
 import type { RouteHandler } from '../pipeline/route-exchange.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createRequestListener } from '../../gateway/app.ts';
 import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
-import type { Deprecation } from '../../gateway/http/versioning-headers.ts';
+import type { Deprecation } from '../../gateway/pipeline/deprecation-headers.ts';
 import { ROUTE_TABLE } from '../../gateway/routes/route-table.ts';
 import { MemoryRateLimiter } from '../../gateway/limits/memory-rate-limiter.ts';
 import { DEFAULT_LIMITS } from '../../gateway/limits/limit-table.ts';

@@ -10,6 +10,7 @@ import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
 import { openKeyStore } from '../../gateway/keys/key-store.ts';
 import { createGatewayLogger, type GatewayLogger } from '../../gateway/observability/gateway-logger.ts';
+import type { RouteTable } from '../../gateway/routes/route-entry.ts';
 import { startGateway, type RunningGateway } from '../../gateway/start-gateway.ts';
 
 /** The corpus every integration test serves unless told otherwise. */
@@ -61,6 +62,8 @@ export interface TestGatewayOptions {
   limits?: unknown;
   /** Where the gateway logs; silent unless a test captures the lines. */
   log?: GatewayLogger;
+  /** The routes to serve: the route table unless told (a copy with a route deprecated, say). */
+  routes?: RouteTable;
 }
 
 /** Limits high enough that tests issuing many requests are never throttled (every request still metered). */
@@ -90,7 +93,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     writeFileSync(flags.limits as string, JSON.stringify(options.limits));
   }
   const config = parseGatewayConfig(flags, {});
-  const gateway = await startGateway(config, options.log ?? createGatewayLogger({ level: 'silent' }), { now: options.now });
+  const gateway = await startGateway(config, options.log ?? createGatewayLogger({ level: 'silent' }), { now: options.now, routes: options.routes });
   return {
     url: gateway.url,
     gateway,
