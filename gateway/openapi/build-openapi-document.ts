@@ -10,11 +10,21 @@ import { ROUTE_TABLE } from '../routes/route-table.ts';
 import type { RouteTable } from '../routes/route-entry.ts';
 
 /**
+ * The shared responses some operation of `paths` refers to, in their order: all of them for the route table;
+ * fewer when every operation using one is deprecated and has it written out (openapi/deprecated-responses.ts).
+ */
+function reachedResponses(paths: Record<string, object>): Partial<typeof openApiResponses> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(Object.entries(openApiResponses).filter(([name]) => text.includes(`"#/components/responses/${name}"`)));
+}
+
+/**
  * Builds the document of `routes` (the gateway's table unless told). Pure and deterministic: same code,
  * same document. Component schemas are the contract's own objects (STYLE 8), so serialize the result
  * rather than mutating it.
  */
 export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
+  const paths = openApiPaths(routes);
   return {
     openapi: '3.1.0',
     info: openApiInfo(routes),
@@ -25,7 +35,7 @@ export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
     externalDocs: { description: 'This description as a readable HTML reference, outside the JSON contract.', url: '/docs' },
     security: [{ ApiKeyAuth: [] }],
     tags: OPENAPI_TAGS,
-    paths: openApiPaths(routes),
+    paths,
     components: {
       securitySchemes: {
         ApiKeyAuth: {
@@ -38,7 +48,7 @@ export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
       schemas: openApiSchemas,
       parameters: openApiParameters,
       headers: headerComponents(routes),
-      responses: openApiResponses,
+      responses: reachedResponses(paths),
     },
   };
 }

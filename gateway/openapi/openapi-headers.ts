@@ -5,6 +5,9 @@ import type { RouteTable } from '../routes/route-entry.ts';
 
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
+/** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
+const DEPRECATION_SCOPE = 'Sent on every response of a deprecated operation, but a 400 `MALFORMED_REQUEST`, 405, 408, 414 or 431, which are answered before any operation is chosen.';
+
 /** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
 export const openApiHeaders = {
   'X-API-Version': {
@@ -98,7 +101,23 @@ export const openApiHeaders = {
     required: true,
     schema: { const: 'GET, HEAD' },
   },
+  // The deprecation signals (spec 9.4): components only of a document whose table deprecates a route.
+  Deprecation: {
+    description: `RFC 9745: this operation is deprecated; \`@\` and the UTC epoch seconds at which the deprecation took effect. ${DEPRECATION_SCOPE}`,
+    schema: { type: 'string', pattern: '^@\\d+$' },
+  },
+  Sunset: {
+    description: `RFC 8594: the HTTP-date at which this operation retires, at least 90 days after it was announced. ${DEPRECATION_SCOPE}`,
+    schema: { type: 'string', pattern: '^[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$' },
+  },
+  Link: {
+    description: `The replacement operation: \`<uri>; rel="successor-version"\`. ${DEPRECATION_SCOPE}`,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="successor-version"$' },
+  },
 } as const;
+
+/** The header components of a deprecated operation's responses, in the order they are sent. */
+export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
 
 /**
  * The ETag allowlist of a route table, as the documents state it: the routes whose caching policy is
@@ -110,10 +129,16 @@ export function etagAllowlist(routes: RouteTable): string {
   return paths.length < 2 ? paths.join('') : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`;
 }
 
-/** `components.headers` of the document of `routes`: the ETag component names the table's allowlist. */
-export function headerComponents(routes: RouteTable): typeof openApiHeaders {
+/**
+ * `components.headers` of the document of `routes`: the ETag component names the table's allowlist, and the
+ * deprecation headers are components only when some route is deprecated (an unused component is a promise
+ * no response keeps).
+ */
+export function headerComponents(routes: RouteTable): Record<string, object> {
   const etag = `Strong entity tag of the document. Only on the ETag allowlist: ${etagAllowlist(routes)}; send it back in \`If-None-Match\` to receive 304.`;
-  return { ...openApiHeaders, ETag: { ...openApiHeaders.ETag, description: etag } } as typeof openApiHeaders;
+  const components: Record<string, object> = { ...openApiHeaders, ETag: { ...openApiHeaders.ETag, description: etag } };
+  if (!routes.some((route) => route.deprecation !== undefined)) for (const name of DEPRECATION_HEADERS) delete components[name];
+  return components;
 }
 
 /** A header component's name. */

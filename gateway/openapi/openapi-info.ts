@@ -7,6 +7,7 @@ import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
 import type { RouteTable } from '../routes/route-entry.ts';
 import { ERROR_CODE_STATUS } from './error-code-meanings.ts';
 import { etagAllowlist } from './openapi-headers.ts';
+import { openApiPathOf } from './openapi-paths.ts';
 
 const TIER_SCOPES: Readonly<Record<(typeof LIMIT_TIERS)[number], string>> = {
   trial: 'One to five approved live cities; expires within 30 days; no national layer.',
@@ -71,7 +72,7 @@ ${etagAllowlist(routes)} return a strong \`ETag\` and honor \`If-None-Match\` (3
 
 ## Versioning
 
-Unprefixed routes are the 1.x contract; compatible minor releases may add optional fields and endpoints, and a breaking change gets a new major prefix such as \`/api/v2\`. \`X-Dataset-Revision\` (\`gm1-\` and 64 hex digits) identifies the served generation on successful responses; collection, sample, health and change-feed bodies also carry \`datasetRevision\`. ${deprecatedOperations(routes)} A deprecated operation would be announced at least 90 days before retirement and its responses would carry \`Deprecation\` (RFC 9745: \`@\` and the epoch seconds it took effect), \`Sunset\` (RFC 8594 HTTP-date of retirement) and \`Link\` (\`<uri>; rel="successor-version"\`); that operation's responses would then declare them.
+Unprefixed routes are the 1.x contract; compatible minor releases may add optional fields and endpoints, and a breaking change gets a new major prefix such as \`/api/v2\`. \`X-Dataset-Revision\` (\`gm1-\` and 64 hex digits) identifies the served generation on successful responses; collection, sample, health and change-feed bodies also carry \`datasetRevision\`. ${deprecatedOperations(routes)}
 
 ## Decisions this description fixes where the specification leaves them open
 
@@ -87,11 +88,17 @@ ${errorCodeTable()}
 - **Trial keys and the national layer**: a trial key is refused with 403 \`API_TIER_FORBIDDEN\`.`;
 }
 
-/** Which operations the route table marks deprecated (each entry's `deprecation`). */
+/** The deprecation headers, as the versioning section names them. */
+const DEPRECATION_SIGNALS = '`Deprecation` (RFC 9745: `@` and the epoch seconds it took effect), `Sunset` (RFC 8594 HTTP-date of retirement) and `Link` (`<uri>; rel="successor-version"`)';
+
+/** Which operations the route table marks deprecated (each entry's `deprecation`), and how a deprecation is announced. */
 function deprecatedOperations(routes: RouteTable): string {
   const deprecated = routes.filter((route) => route.deprecation !== undefined);
-  if (deprecated.length === 0) return '**No operation is deprecated today.**';
-  return `**Deprecated operations:** ${deprecated.map((route) => `\`${route.path}\` (sunset ${route.deprecation?.sunset.toISOString().slice(0, 10)})`).join(', ')}.`;
+  if (deprecated.length === 0) {
+    return `**No operation is deprecated today.** A deprecated operation would be announced at least 90 days before retirement and its responses would carry ${DEPRECATION_SIGNALS}; that operation's responses would then declare them.`;
+  }
+  const listed = deprecated.map((route) => `\`${openApiPathOf(route.path)}\` (sunset ${route.deprecation?.sunset.toISOString().slice(0, 10)})`).join(', ');
+  return `**Deprecated operations:** ${listed}. A deprecated operation is announced at least 90 days before retirement; its responses carry and declare ${DEPRECATION_SIGNALS}, all but those answered before any operation is chosen (400 \`MALFORMED_REQUEST\`, 405, 408, 414, 431).`;
 }
 
 /** The `info` object of the document of `routes`; `version` is the contract version also sent as `X-API-Version`. */

@@ -4,6 +4,7 @@
  */
 import type { ErrorCode } from '../http/api-error.ts';
 import type { AccessClass, RouteEntry, RouteOperation, RouteTable } from '../routes/route-entry.ts';
+import { deprecatedResponses } from './deprecated-responses.ts';
 import { parameterRefs, type ParameterComponent } from './openapi-parameters.ts';
 import { errorResponse, okResponse, responseRef } from './openapi-responses.ts';
 
@@ -42,13 +43,19 @@ function successResponses(route: RouteEntry): Record<string, object> {
   return success;
 }
 
+/** An operation object; its `responses` by status. */
+interface OperationObject {
+  responses: Record<string, object>;
+  [field: string]: unknown;
+}
+
 /** `If-None-Match` for the ETag allowlist, then the operation's own parameters. */
 function parametersOf(route: RouteEntry): Array<{ $ref: string }> {
   const own: readonly ParameterComponent[] = route.operation.parameters ?? [];
   return parameterRefs('RequestId', ...(route.caching === 'cacheable' ? ['IfNoneMatch' as const] : []), ...own);
 }
 
-function publicOperation(route: RouteEntry, op: RouteOperation): object {
+function publicOperation(route: RouteEntry, op: RouteOperation): OperationObject {
   return {
     operationId: op.operationId,
     tags: [op.tag],
@@ -60,7 +67,7 @@ function publicOperation(route: RouteEntry, op: RouteOperation): object {
   };
 }
 
-function licensedOperation(route: RouteEntry, op: RouteOperation): object {
+function licensedOperation(route: RouteEntry, op: RouteOperation): OperationObject {
   return {
     operationId: op.operationId,
     tags: [op.tag],
@@ -92,7 +99,7 @@ function licensedOperation(route: RouteEntry, op: RouteOperation): object {
   };
 }
 
-function probeOperation(route: RouteEntry, op: RouteOperation): object {
+function probeOperation(route: RouteEntry, op: RouteOperation): OperationObject {
   return {
     operationId: op.operationId,
     tags: [op.tag],
@@ -104,7 +111,7 @@ function probeOperation(route: RouteEntry, op: RouteOperation): object {
   };
 }
 
-const OPERATION_OF: Record<AccessClass, (route: RouteEntry, op: RouteOperation) => object> = {
+const OPERATION_OF: Record<AccessClass, (route: RouteEntry, op: RouteOperation) => OperationObject> = {
   public: publicOperation,
   licensed: licensedOperation,
   probe: probeOperation,
@@ -120,7 +127,8 @@ export function openApiPaths(routes: RouteTable): Record<string, object> {
   const paths: Record<string, object> = {};
   for (const route of routes) {
     const described = OPERATION_OF[route.access](route, route.operation);
-    const operation = route.deprecation === undefined ? described : { ...described, deprecated: true };
+    // A deprecated operation says so, and its responses declare the headers that announce it (spec 9.4).
+    const operation = route.deprecation === undefined ? described : { ...described, responses: deprecatedResponses(described.responses), deprecated: true };
     paths[openApiPathOf(route.path)] = Object.fromEntries(route.methods.map((method) => [method.toLowerCase(), operation]));
   }
   return paths;
