@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
+import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
 
 const run = promisify(execFile);
 const redoclyBin = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
@@ -43,6 +44,16 @@ describe('buildOpenApiDocument under redocly lint', () => {
     const report = await lint(buildOpenApiDocument());
     assert.deepEqual(report.problems.map(describeProblem), []);
     assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
+  });
+
+  it('stays valid with deprecated operations, and with every operation deprecated', { timeout: 240_000 }, async () => {
+    const deprecation = { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/replacement' };
+    const some = ['/api/sample', '/api/cities', '/api/programs/:city/:programId', '/healthz'];
+    for (const deprecated of [some, ROUTE_TABLE.map((route) => route.path)]) {
+      const routes = ROUTE_TABLE.map((route) => (deprecated.includes(route.path) ? { ...route, deprecation } : route));
+      const report = await lint(buildOpenApiDocument(routes));
+      assert.deepEqual(report.problems.map(describeProblem), [], `${deprecated.length} deprecated`);
+    }
   });
 
   it('counts an unused component as an error, not a warning', { timeout: 120_000 }, async () => {
