@@ -6,7 +6,7 @@ import type { RouteTable } from '../routes/route-entry.ts';
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
 /** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
-const DEPRECATION_SCOPE = 'Sent on every response of a deprecated operation, but a 400 `MALFORMED_REQUEST`, 405, 408, 414 or 431, which are answered before any operation is chosen.';
+const DEPRECATION_SCOPE = 'Sent on every response of a deprecated operation except a 400 `MALFORMED_REQUEST`, 405, 408, 414 or 431, which are answered before any operation is chosen.';
 
 /** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
 export const openApiHeaders = {

@@ -2,7 +2,8 @@
  * A deprecated route's announcement (spec 9.4) and the headers it puts on the route's responses. The route's
  * own step sends them in both adapters (gateway/routes/register-routes.ts, gateway/fast-path/serve-fast-path.ts),
  * so every response the route answers carries them, refusals included; what is refused before any route is
- * chosen (the request guards, the HTTP server's own 400, 408 and 431) belongs to no route and does not.
+ * chosen (the request guards' 400 `MALFORMED_REQUEST`, 405 and 414, the HTTP server's 400, 408 and 431)
+ * belongs to no route and does not.
  */
 import type { HeaderList } from './route-exchange.ts';
 

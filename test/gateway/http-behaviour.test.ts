@@ -95,7 +95,7 @@ describe('deprecation headers', () => {
     const snapshots = new SnapshotHolder(openSnapshot(buildTestSnapshot()));
     const DEPRECATIONS = new Map<string, Deprecation>([
       ['/api/dataset/schema', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/dataset/schema' }],
-      // A program route the fast path would answer: it must leave a deprecated route to the Koa chain.
+      // A program route the fast path answers: it sends them as the Koa chain does (test/gateway/fast-path/deprecated-fast-path.test.ts).
       ['/api/programs/:city/:programId', { deprecatedAt: new Date('2026-11-01T00:00:00Z'), sunset: new Date('2027-03-01T00:00:00Z'), successor: '/api/v2/programs/{city}/{programId}' }],
     ]);
     const listener = createRequestListener({
