@@ -1,14 +1,24 @@
 /** Echoes a caller's safe `X-Request-ID` or generates one (spec 8). */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { startsLikeKey } from '../keys/key-format.ts';
 import type { GatewayState } from './gateway-state.ts';
 
 /** Spec 8: 8 to 80 characters, first an ASCII letter or digit, then letters, digits, `.`, `_`, `:`, `-`. */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$/;
 
+/**
+ * Whether an offered `X-Request-ID` is safe to adopt: spec 8's characters, and not shaped like an API key.
+ * A key fits spec 8's characters, and a client or proxy that puts one there by mistake would otherwise
+ * have its secret written to every log line of the request; spec 8 replaces an unsafe value, and this one is.
+ */
+export function isSafeRequestId(offered: string): boolean {
+  return SAFE_REQUEST_ID.test(offered) && !startsLikeKey(offered);
+}
+
 /** The request id of a request: the offered `X-Request-ID` when it is safe, else a fresh UUID. */
 export function requestIdFor(offered: string | string[] | undefined): string {
-  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+  return typeof offered === 'string' && isSafeRequestId(offered) ? offered : randomUUID();
 }
 
 /** Sets `ctx.state.requestId` and the `X-Request-ID` header before anything else can fail. */

@@ -37,6 +37,16 @@ const tiersByLetter: Readonly<Record<string, KeyTier>> = { t: 'trial', n: 'nonpr
 const keyPattern = new RegExp(`^(hra_([tnc])_[0-9A-Za-z]{${keyBodyLength}})([0-9A-Za-z]{${keyChecksumLength}})$`);
 const keyIdPattern = /^key_[0-9A-Za-z]{12}$/;
 
+const keyPrefixPattern = /^hra_[tnc]_/i;
+
+/**
+ * True when `raw` starts like a key, in any letter case: a secret, or a near-miss of one, which must not be
+ * copied where keys never go (a request id, which is logged and echoed).
+ */
+export function startsLikeKey(raw: string): boolean {
+  return keyPrefixPattern.test(raw);
+}
+
 /** The checksum of a key's `hra_<letter>_<body>` part. */
 export function computeKeyChecksum(prefixAndBody: string): string {
   const hash = createHash('sha256').update(prefixAndBody, 'utf8').digest();

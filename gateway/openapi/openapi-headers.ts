@@ -21,7 +21,7 @@ export const openApiHeaders = {
     schema: { type: 'string', pattern: REVISION_PATTERN },
   },
   'X-Request-ID': {
-    description: 'The caller\'s `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`), else a generated opaque ID. Sent on every response.',
+    description: 'The caller\'s `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`, and not shaped like an API key: one starting `hra_t_`, `hra_n_` or `hra_c_` in any case is never adopted, so a key sent there by mistake reaches neither the logs nor the response), else a generated opaque ID. Sent on every response.',
     required: true,
     schema: { type: 'string', minLength: 8, maxLength: 80 },
   },

@@ -19,7 +19,7 @@ export const openApiParameters = {
     name: 'X-Request-ID',
     in: 'header',
     required: false,
-    description: 'Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID.',
+    description: 'Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here.',
     schema: { type: 'string', minLength: 8, maxLength: 80, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$' },
   },
   City: {

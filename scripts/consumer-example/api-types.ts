@@ -957,7 +957,7 @@ export interface components {
     parameters: {
         /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
         IfNoneMatch: string;
-        /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+        /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
         RequestId: string;
         /** @description Slug of a licensed live city. A city that does not exist or is not live gives 404; for a trial key, a city outside its allowlist gives 403 `API_TRIAL_CITY_FORBIDDEN`. */
         City: string;
@@ -992,7 +992,7 @@ export interface components {
         "X-API-Version": string;
         /** @description The effective served generation (`gm1-` digest of contract, corpus, evidence, corrections, enrichment and scope policy). On successful and 304 responses only; errors omit it. */
         "X-Dataset-Revision": string;
-        /** @description The caller's `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`), else a generated opaque ID. Sent on every response. */
+        /** @description The caller's `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`, and not shaped like an API key: one starting `hra_t_`, `hra_n_` or `hra_c_` in any case is never adopted, so a key sent there by mistake reaches neither the logs nor the response), else a generated opaque ID. Sent on every response. */
         "X-Request-ID": string;
         /** @description Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST`, 405, 408, 414, 431). */
         "X-RateLimit-Limit": number;
@@ -1037,7 +1037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
                 /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1104,7 +1104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1167,7 +1167,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1206,7 +1206,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
                 /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1273,7 +1273,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
                 /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1340,7 +1340,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
                 /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1387,7 +1387,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
                 /** @description ETag(s) from an earlier response, comma-separated, or `*`. A match (weak comparison) returns 304 with no body. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1435,7 +1435,7 @@ export interface operations {
                 status?: components["parameters"]["CityStatus"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1554,7 +1554,7 @@ export interface operations {
                 status?: components["parameters"]["CityStatus"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1683,7 +1683,7 @@ export interface operations {
                 status?: components["parameters"]["StatusFilter"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1839,7 +1839,7 @@ export interface operations {
                 status?: components["parameters"]["StatusFilter"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1970,7 +1970,7 @@ export interface operations {
                 status?: components["parameters"]["StatusFilter"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -2116,7 +2116,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -2248,7 +2248,7 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2381,7 +2381,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2444,7 +2444,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2507,7 +2507,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2570,7 +2570,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2607,7 +2607,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. */
+                /** @description Caller correlation ID, echoed in the response when safe; otherwise replaced by a generated opaque ID. A value shaped like an API key (starting `hra_t_`, `hra_n_` or `hra_c_`, in any case) is never safe: never send a key here. */
                 "X-Request-ID"?: components["parameters"]["RequestId"];
             };
             path?: never;

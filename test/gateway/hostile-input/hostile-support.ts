@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
 import { after, before } from 'node:test';
 import fc from 'fast-check';
-import { SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
+import { isSafeRequestId, SAFE_REQUEST_ID } from '../../../gateway/http/request-id.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway, type TestGatewayOptions } from '../../support/start-test-gateway.ts';
 import { examplePaths } from '../../support/route-examples.ts';
 
@@ -80,7 +80,9 @@ export function assertWellBehaved(response: RawResponse, sent: SentRequest): voi
   const requestId = header(response, 'x-request-id');
   assert.match(requestId, SAFE_REQUEST_ID, `X-Request-ID present and safe: ${context}`);
   // Refusals of the HTTP layer (Connection: close) come before any header is read, so they cannot echo.
-  if (sent.offeredRequestId !== undefined && SAFE_REQUEST_ID.test(sent.offeredRequestId) && header(response, 'connection') !== 'close') {
+  // An offered id shaped like a key is never adopted: the secret would reach the log and the response.
+  if (sent.offeredRequestId !== undefined && !isSafeRequestId(sent.offeredRequestId)) assert.notEqual(requestId, sent.offeredRequestId, `an unsafe X-Request-ID is replaced: ${context}`);
+  if (sent.offeredRequestId !== undefined && isSafeRequestId(sent.offeredRequestId) && header(response, 'connection') !== 'close') {
     assert.equal(requestId, sent.offeredRequestId, `a safe X-Request-ID is echoed: ${context}`);
   }
   const isError = !(response.status >= 200 && response.status < 300) && response.status !== 304;

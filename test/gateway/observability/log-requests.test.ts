@@ -74,6 +74,21 @@ describe('logRequests', () => {
     });
   }
 
+  it('never adopts a key offered as X-Request-ID, on the fast path or in Koa', async () => {
+    // A fast-path 200, a Koa 200 (trailing slash) and a Koa refusal, each offered the caller's own key as its id.
+    for (const path of ['/api/cities', '/api/cities/', '/api/programs/zeta']) {
+      const before = captured.requests().length;
+      const response = await gateway.get(path, { key: gateway.keys.nonprofit, headers: { 'X-Request-ID': gateway.keys.nonprofit } });
+      await response.arrayBuffer();
+      const echoed = response.headers.get('x-request-id') ?? '';
+      assert.notEqual(echoed, gateway.keys.nonprofit, path);
+      assert.match(echoed, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, `${path}: a generated id`);
+      assert.equal(captured.requests().length, before + 1);
+      assert.equal(lastRequestLine().requestId, echoed, path);
+    }
+    assert.equal(captured.text().includes(gateway.keys.nonprofit), false, 'the key reached the log');
+  });
+
   it('never writes a key, a query string or a header value', () => {
     const text = captured.text();
     for (const key of Object.values(gateway.keys)) assert.equal(text.includes(key), false, 'a plaintext key in the log');
