@@ -10,15 +10,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseGatewayConfig } from '../../../gateway/config/parse-gateway-config.ts';
 import type { Deprecation } from '../../../gateway/pipeline/deprecation-headers.ts';
 import type { RouteTable } from '../../../gateway/routes/route-entry.ts';
 import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
-import { startGateway, type RunningGateway } from '../../../gateway/start-gateway.ts';
-import { startTestGateway, type TestGateway, type TestKeys } from '../../support/start-test-gateway.ts';
-import { captureLogger, type CapturedLog } from '../observability/capture-logger.ts';
+import type { RunningGateway } from '../../../gateway/start-gateway.ts';
+import type { TestGateway, TestKeys } from '../../support/start-test-gateway.ts';
+import { startFastAndKoaGateways, type FastAndKoaGateways } from '../../support/fast-and-koa-gateways.ts';
+import type { CapturedLog } from '../observability/capture-logger.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
 const NOW = Date.parse('2026-11-24T12:00:30.000Z');
@@ -119,18 +118,13 @@ describe('deprecated routes on the fast path', () => {
     return fast.keys[name];
   };
 
+  let gateways: FastAndKoaGateways;
+
   before(async () => {
-    fastLog = captureLogger();
-    koaLog = captureLogger();
-    fast = await startTestGateway({ limits: LIMITS, now: () => NOW, log: fastLog.log, flags: { cursorSecret: CURSOR_SECRET }, routes: ROUTES });
-    // The same snapshot, key store, limits file and routes, through Koa alone.
-    const config = parseGatewayConfig({ dataset: fast.snapshotFile, keys: join(fast.dir, 'keys.sqlite'), limits: join(fast.dir, 'limits.json'), port: '0', host: '127.0.0.1', cursorSecret: CURSOR_SECRET }, {});
-    koa = await startGateway(config, koaLog.log, { now: () => NOW, fastPath: false, routes: ROUTES });
+    gateways = await startFastAndKoaGateways({ limits: LIMITS, now: () => NOW, cursorSecret: CURSOR_SECRET, routes: ROUTES });
+    ({ fast, koa, fastLog, koaLog } = gateways);
   });
-  after(async () => {
-    await koa.close();
-    await fast.close();
-  });
+  after(() => gateways.close());
 
   it('answers 200, 304 and 429 of a deprecated route itself, exactly as the Koa chain does, with the deprecation headers on every response', async () => {
     const sample = '/api/sample';

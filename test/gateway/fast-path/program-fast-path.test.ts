@@ -11,16 +11,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createRequestListener } from '../../../gateway/app.ts';
-import { parseGatewayConfig } from '../../../gateway/config/parse-gateway-config.ts';
 import { ApiError } from '../../../gateway/http/api-error.ts';
 import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
-import { startGateway, type RunningGateway } from '../../../gateway/start-gateway.ts';
-import { buildTestSnapshot, startTestGateway, type TestGateway, type TestKeys } from '../../support/start-test-gateway.ts';
+import type { RunningGateway } from '../../../gateway/start-gateway.ts';
+import { buildTestSnapshot, type TestGateway, type TestKeys } from '../../support/start-test-gateway.ts';
+import { startFastAndKoaGateways, type FastAndKoaGateways } from '../../support/fast-and-koa-gateways.ts';
 import { captureLogger, type CapturedLog } from '../observability/capture-logger.ts';
-import { join } from 'node:path';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
@@ -86,18 +85,13 @@ describe('program fast path', () => {
     return fast.keys[name];
   };
 
+  let gateways: FastAndKoaGateways;
+
   before(async () => {
-    fastLog = captureLogger();
-    koaLog = captureLogger();
-    fast = await startTestGateway({ limits: LIMITS, now: () => NOW, log: fastLog.log, flags: { cursorSecret: CURSOR_SECRET } });
-    // The same snapshot, key store and limits file, through Koa alone.
-    const config = parseGatewayConfig({ dataset: fast.snapshotFile, keys: join(fast.dir, 'keys.sqlite'), limits: join(fast.dir, 'limits.json'), port: '0', host: '127.0.0.1', cursorSecret: CURSOR_SECRET }, {});
-    koa = await startGateway(config, koaLog.log, { now: () => NOW, fastPath: false });
+    gateways = await startFastAndKoaGateways({ limits: LIMITS, now: () => NOW, cursorSecret: CURSOR_SECRET });
+    ({ fast, koa, fastLog, koaLog } = gateways);
   });
-  after(async () => {
-    await koa.close();
-    await fast.close();
-  });
+  after(() => gateways.close());
 
   it('answers every program request exactly as the Koa chain does, and logs it alike', async () => {
     let sequence = 0;
