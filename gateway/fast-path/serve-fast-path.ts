@@ -52,12 +52,13 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 /** A fast route with the headers that never change between its requests, flattened once. */
 interface FastRoute {
   chain: RouteChain;
-  /** The route's own headers (a deprecated route's), which every response it answers sends first. */
-  routeHead: readonly string[];
-  /** The entry's caching headers: every 200 of the route sends these, then its Content-Type. */
-  successTail: readonly string[];
-  /** The entry's caching headers alone, which a 304 sends. */
-  notModifiedTail: readonly string[];
+  /**
+   * What every answer sends after its X-Request-ID: X-API-Version, then the route's own headers (a deprecated
+   * route's), as the Koa adapter sends them.
+   */
+  head: readonly string[];
+  /** The entry's caching headers: a 200 sends these, then its Content-Type; a 304 sends them alone. */
+  cachingTail: readonly string[];
 }
 
 /** An admitted, answered request waiting for its meter. */
@@ -106,8 +107,11 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const fastRoutes = new Map<string, FastRoute>();
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
-    const caching = chain.successHeaders.flat();
-    fastRoutes.set(chain.route.path, { chain, routeHead: chain.routeHeaders.flat(), successTail: caching, notModifiedTail: caching });
+    fastRoutes.set(chain.route.path, {
+      chain,
+      head: ['X-API-Version', deps.apiVersion, ...chain.routeHeaders.flat()],
+      cachingTail: chain.successHeaders.flat(),
+    });
   }
   // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
   const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
@@ -140,11 +144,11 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
       if (reply.status === 200) {
         const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
-        headers.push(...fast.successTail, 'Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
+        headers.push(...fast.cachingTail, 'Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
         response.writeHead(200, headers);
         response.end(request.method === 'HEAD' ? undefined : reply.body);
       } else {
-        headers.push(...fast.notModifiedTail, ...revisionPair(answered.revision));
+        headers.push(...fast.cachingTail, ...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();
       }
@@ -175,7 +179,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
    */
   const meterAndSend = (answered: Answered): void => {
     const requestId = requestIdFor(answered.request.headers['x-request-id']);
-    const headers: string[] = ['X-Request-ID', requestId, 'X-API-Version', deps.apiVersion, ...answered.fast.routeHead];
+    const headers: string[] = ['X-Request-ID', requestId, ...answered.fast.head];
     let metering: void | Promise<void>;
     try {
       metering = answered.fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));

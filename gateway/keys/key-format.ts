@@ -34,10 +34,12 @@ export const keyChecksumLength = 6;
 
 const tierLetters = { trial: 't', nonprofit: 'n', commercial: 'c' } as const satisfies Record<KeyTier, string>;
 const tiersByLetter: Readonly<Record<string, KeyTier>> = { t: 'trial', n: 'nonprofit', c: 'commercial' };
-const keyPattern = new RegExp(`^(hra_([tnc])_[0-9A-Za-z]{${keyBodyLength}})([0-9A-Za-z]{${keyChecksumLength}})$`);
+// `hra_`, a tier letter and `_`: how every key begins, for the shape check and for spotting a key elsewhere.
+const keyPrefix = `hra_([${Object.values(tierLetters).join('')}])_`;
+const keyPattern = new RegExp(`^(${keyPrefix}[0-9A-Za-z]{${keyBodyLength}})([0-9A-Za-z]{${keyChecksumLength}})$`);
 const keyIdPattern = /^key_[0-9A-Za-z]{12}$/;
 
-const keyPrefixPattern = /^hra_[tnc]_/i;
+const keyPrefixPattern = new RegExp(`^${keyPrefix}`, 'i');
 
 /**
  * True when `raw` starts like a key, in any letter case: a secret, or a near-miss of one, which must not be

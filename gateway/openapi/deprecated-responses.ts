@@ -8,7 +8,7 @@ import { openApiResponses } from './openapi-responses.ts';
 
 type SharedResponse = keyof typeof openApiResponses;
 
-/** Shared responses of what is refused before a route is chosen: the HTTP server's and the request guards'. */
+/** Shared responses of what is refused before a route is chosen (REFUSED_BEFORE_ANY_ROUTE): the HTTP server's and the request guards'. */
 const BEFORE_ANY_OPERATION: ReadonlySet<SharedResponse> = new Set(['MalformedRequest', 'MethodNotAllowed', 'RequestTimeout', 'UriTooLong', 'HeadersTooLarge']);
 
 const SHARED_PREFIX = '#/components/responses/';

@@ -5,8 +5,11 @@ import type { RouteTable } from '../routes/route-entry.ts';
 
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
+/** What the HTTP server and the request guards refuse before any route is chosen: no route's headers reach these. */
+export const REFUSED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST`, 405, 408, 414, 431';
+
 /** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
-const DEPRECATION_SCOPE = 'Sent on every response of a deprecated operation except a 400 `MALFORMED_REQUEST`, 405, 408, 414 or 431, which are answered before any operation is chosen.';
+const DEPRECATION_SCOPE = `Sent on every response of a deprecated operation but those answered before any operation is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`;
 
 /** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
 export const openApiHeaders = {
@@ -26,7 +29,7 @@ export const openApiHeaders = {
     schema: { type: 'string', minLength: 8, maxLength: 80 },
   },
   'X-RateLimit-Limit': {
-    description: 'Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST`, 405, 408, 414, 431).',
+    description: `Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`,
     schema: nonNegative,
   },
   'X-RateLimit-Remaining': {

@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS, LIMIT_TIERS, type LimitRule } from '../limits/limit-tab
 import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
 import type { RouteTable } from '../routes/route-entry.ts';
 import { ERROR_CODE_STATUS } from './error-code-meanings.ts';
-import { etagAllowlist } from './openapi-headers.ts';
+import { etagAllowlist, REFUSED_BEFORE_ANY_ROUTE } from './openapi-headers.ts';
 import { openApiPathOf } from './openapi-paths.ts';
 
 const TIER_SCOPES: Readonly<Record<(typeof LIMIT_TIERS)[number], string>> = {
@@ -82,7 +82,7 @@ ${errorCodeTable()}
 
 - **Change feed**: \`since\` is required (no default); \`limit\` defaults to 100 (1 to 1000). Event \`type\` values: ${CHANGE_TYPES.map((type) => `\`${type}\``).join(', ')}; the schema keeps \`type\` a string so a minor release can add a value, and clients should pass unknown values through. There is no push delivery (no callbacks or webhooks): the feed is pull only.
 - **Vocabularies**: the allowed values of \`category\`, \`projectTypes\`, \`eligibilityType\` and \`specialPopulations\` are dataset-defined (lowercase slugs in the corpus vocabulary, checked at build time), not closed lists in this contract; served values always come from the corpus of the served revision. The \`project\` filter also accepts dataset-defined project aliases, each resolving to one canonical project type.
-- **Program detail**: \`/api/programs/{city}/{programId}\` can answer 401, 403, 404, 429 and 503 (plus, like every route, 400 \`MALFORMED_REQUEST\`, 405, 408, 414, 431 and 500).
+- **Program detail**: \`/api/programs/{city}/{programId}\` can answer 401, 403, 404, 429 and 503 (plus, like every route, ${REFUSED_BEFORE_ANY_ROUTE} and 500).
 - **Health and readiness inner fields**: \`sourceVerification\`, \`factAccuracy\` and \`notes\` of DatasetHealth, and the \`strictAudit\`, \`dataHealth\`, \`commercialRelease\` (each with a \`green\` flag) and \`thresholds\` gates of DatasetReadiness, are fully specified in their schemas.
 - **Report artifacts**: each is a frozen \`{artifact, version, completedAt, manifest, summary?, records}\` object (ReportArtifact); \`manifest\` and the record members are frozen per artifact.
 - **Trial keys and the national layer**: a trial key is refused with 403 \`API_TIER_FORBIDDEN\`.`;
@@ -98,7 +98,7 @@ function deprecatedOperations(routes: RouteTable): string {
     return `**No operation is deprecated today.** A deprecated operation would be announced at least 90 days before retirement and its responses would carry ${DEPRECATION_SIGNALS}; that operation's responses would then declare them.`;
   }
   const listed = deprecated.map((route) => `\`${openApiPathOf(route.path)}\` (sunset ${route.deprecation?.sunset.toISOString().slice(0, 10)})`).join(', ');
-  return `**Deprecated operations:** ${listed}. A deprecated operation is announced at least 90 days before retirement; its responses carry and declare ${DEPRECATION_SIGNALS}, all but those answered before any operation is chosen (400 \`MALFORMED_REQUEST\`, 405, 408, 414, 431).`;
+  return `**Deprecated operations:** ${listed}. A deprecated operation is announced at least 90 days before retirement; its responses carry and declare ${DEPRECATION_SIGNALS}, all but those answered before any operation is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`;
 }
 
 /** The `info` object of the document of `routes`; `version` is the contract version also sent as `X-API-Version`. */

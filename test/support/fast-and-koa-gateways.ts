@@ -8,7 +8,10 @@ import { parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts
 import type { RouteTable } from '../../gateway/routes/route-entry.ts';
 import { startGateway, type RunningGateway } from '../../gateway/start-gateway.ts';
 import { captureLogger, type CapturedLog } from '../gateway/observability/capture-logger.ts';
-import { startTestGateway, type TestGateway } from './start-test-gateway.ts';
+import { startTestGateway, type TestGateway, type TestKeys } from './start-test-gateway.ts';
+
+/** The key a differential request sends: a test key, none, one of the wrong shape, or a well-formed one no store holds. */
+export type KeyName = keyof TestKeys | 'none' | 'malformed' | 'unknown';
 
 /** The pair, and what each logged. */
 export interface FastAndKoaGateways {
@@ -16,6 +19,8 @@ export interface FastAndKoaGateways {
   koa: RunningGateway;
   fastLog: CapturedLog;
   koaLog: CapturedLog;
+  /** The `X-Api-Key` of `name` (both gateways share the key store); undefined for none. */
+  keyOf(name: KeyName): string | undefined;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,12 @@ export async function startFastAndKoaGateways(options: FastAndKoaOptions): Promi
     koa,
     fastLog,
     koaLog,
+    keyOf(name) {
+      if (name === 'none') return undefined;
+      if (name === 'malformed') return 'not-a-key';
+      if (name === 'unknown') return 'hra_c_0000000000000000000000000000000000000';
+      return fast.keys[name];
+    },
     async close() {
       await koa.close();
       await fast.close();

@@ -14,10 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Deprecation } from '../../../gateway/pipeline/deprecation-headers.ts';
 import type { RouteTable } from '../../../gateway/routes/route-entry.ts';
 import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
-import type { RunningGateway } from '../../../gateway/start-gateway.ts';
-import type { TestGateway, TestKeys } from '../../support/start-test-gateway.ts';
-import { startFastAndKoaGateways, type FastAndKoaGateways } from '../../support/fast-and-koa-gateways.ts';
-import type { CapturedLog } from '../observability/capture-logger.ts';
+import { startFastAndKoaGateways, type FastAndKoaGateways, type KeyName } from '../../support/fast-and-koa-gateways.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
 const NOW = Date.parse('2026-11-24T12:00:30.000Z');
@@ -53,7 +50,6 @@ const ROUTES: RouteTable = ROUTE_TABLE.map((route) => {
   return deprecation === undefined ? route : { ...route, deprecation };
 });
 
-type KeyName = keyof TestKeys | 'none' | 'malformed';
 
 /** One request of the walk: what it asks, the status it must get, and which adapter must answer it. */
 interface Step {
@@ -108,25 +104,15 @@ function deprecationLines(answer: Answer): string[] {
 }
 
 describe('deprecated routes on the fast path', () => {
-  let fast: TestGateway;
-  let koa: RunningGateway;
-  let fastLog: CapturedLog;
-  let koaLog: CapturedLog;
-  const keyOf = (name: KeyName): string | undefined => {
-    if (name === 'none') return undefined;
-    if (name === 'malformed') return 'not-a-key';
-    return fast.keys[name];
-  };
-
   let gateways: FastAndKoaGateways;
 
   before(async () => {
     gateways = await startFastAndKoaGateways({ limits: LIMITS, now: () => NOW, cursorSecret: CURSOR_SECRET, routes: ROUTES });
-    ({ fast, koa, fastLog, koaLog } = gateways);
   });
   after(() => gateways.close());
 
   it('answers 200, 304 and 429 of a deprecated route itself, exactly as the Koa chain does, with the deprecation headers on every response', async () => {
+    const { fast, koa, fastLog, koaLog, keyOf } = gateways;
     const sample = '/api/sample';
     const cities = '/api/cities';
     const record = '/api/programs/:city/:programId';
@@ -205,6 +191,7 @@ describe('deprecated routes on the fast path', () => {
   });
 
   it('leaves what is refused before any route is chosen without them, on both adapters alike', async () => {
+    const { fast, koa } = gateways;
     const step: Step = { method: 'POST', path: '/api/sample', key: 'none', status: 405, via: 'koa', route: '/api/sample' };
     const viaFast = await ask(fast.url, step, undefined, 'deprecated-post-0001');
     const viaKoa = await ask(koa.url, step, undefined, 'deprecated-post-0001');

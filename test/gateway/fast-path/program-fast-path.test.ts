@@ -16,10 +16,9 @@ import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.t
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
-import type { RunningGateway } from '../../../gateway/start-gateway.ts';
-import { buildTestSnapshot, type TestGateway, type TestKeys } from '../../support/start-test-gateway.ts';
-import { startFastAndKoaGateways, type FastAndKoaGateways } from '../../support/fast-and-koa-gateways.ts';
-import { captureLogger, type CapturedLog } from '../observability/capture-logger.ts';
+import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { startFastAndKoaGateways, type FastAndKoaGateways, type KeyName } from '../../support/fast-and-koa-gateways.ts';
+import { captureLogger } from '../observability/capture-logger.ts';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
@@ -34,7 +33,6 @@ const LIMITS = {
   public: { perMinute: 1_000_000 },
 };
 
-type KeyName = keyof TestKeys | 'none' | 'malformed' | 'unknown';
 const KEY_NAMES: readonly KeyName[] = ['commercial', 'nonprofit', 'trial', 'revoked', 'expired', 'none', 'malformed', 'unknown'];
 
 const PATHS = [
@@ -74,26 +72,15 @@ async function ask(url: string, path: string, key: string | undefined, method: s
 }
 
 describe('program fast path', () => {
-  let fast: TestGateway;
-  let koa: RunningGateway;
-  let fastLog: CapturedLog;
-  let koaLog: CapturedLog;
-  const keyOf = (name: KeyName): string | undefined => {
-    if (name === 'none') return undefined;
-    if (name === 'malformed') return 'not-a-key';
-    if (name === 'unknown') return 'hra_c_0000000000000000000000000000000000000';
-    return fast.keys[name];
-  };
-
   let gateways: FastAndKoaGateways;
 
   before(async () => {
     gateways = await startFastAndKoaGateways({ limits: LIMITS, now: () => NOW, cursorSecret: CURSOR_SECRET });
-    ({ fast, koa, fastLog, koaLog } = gateways);
   });
   after(() => gateways.close());
 
   it('answers every program request exactly as the Koa chain does, and logs it alike', async () => {
+    const { fast, koa, fastLog, koaLog, keyOf } = gateways;
     let sequence = 0;
     const requests: { path: string; key: KeyName; method: string }[] = [];
     for (const path of PATHS) {
@@ -131,6 +118,7 @@ describe('program fast path', () => {
   });
 
   it('answers every other route exactly as the Koa chain does, and logs it alike', async () => {
+    const { fast, koa, fastLog, koaLog, keyOf } = gateways;
     const etags = new Map<string, string>();
     // Asked of both, so both count the same requests against the address.
     for (const path of CACHEABLE_PATHS) {
