@@ -144,7 +144,9 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
   const { log, metrics } = deps;
   const { limiter } = shared;
   const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
-  const router = new Router<GatewayState>();
+  // One URL per resource: path words match exactly as the route table writes them, without a trailing
+  // slash (@koa/router would fold case and allow one), so a cache never holds a resource under two keys.
+  const router = new Router<GatewayState>({ sensitive: true, strict: true });
   registerRouteChains(router, chains);
 
   app.use(requestId());

@@ -1,5 +1,5 @@
 /**
- * The request guards, in order: method, URL length, Host. Every request passes them before any route is
+ * The request guards, in order: method, URL length, percent-escapes, Host. Every request passes them before any route is
  * chosen; the Koa app throws their refusal for its error renderer, and the fast path declines a request
  * they refuse, so Koa answers it.
  */
@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { GatewayState } from './gateway-state.ts';
+import { hasMalformedPercentEscape } from './malformed-percent-escape.ts';
 
 /**
  * The longest request target (path and query) served. Node refuses a request line and headers past
@@ -18,6 +19,7 @@ export const MAX_URL_LENGTH = 8 * 1024;
  * The refusal of a request line, or undefined when it passes:
  * - 405 `METHOD_NOT_ALLOWED` (with `Allow`) for any method but GET and HEAD: the API is read-only;
  * - 414 `URI_TOO_LONG` for a request target longer than MAX_URL_LENGTH, before any route parses it;
+ * - 400 `MALFORMED_URL` for a request target with a malformed percent-escape, in the path or the query;
  * - 400 `MALFORMED_REQUEST` for an HTTP/1.1 request without `Host` (RFC 9112 3.2). Node would answer it
  *   with an empty 400 of its own; the server turns that off (`requireHostHeader: false`) so the refusal
  *   is ours, as JSON.
@@ -27,6 +29,7 @@ export function requestRefusal(request: Pick<IncomingMessage, 'method' | 'url' |
     return new ApiError(405, 'METHOD_NOT_ALLOWED', 'the API is read-only: only GET and HEAD are allowed', { headers: { Allow: 'GET, HEAD' } });
   }
   if ((request.url ?? '').length > MAX_URL_LENGTH) return new ApiError(414, 'URI_TOO_LONG', `the request target is longer than ${MAX_URL_LENGTH} characters`);
+  if (hasMalformedPercentEscape(request.url ?? '')) return new ApiError(400, 'MALFORMED_URL', 'the request target holds a malformed percent-escape');
   if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1 && request.headers.host === undefined) {
     return new ApiError(400, 'MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header');
   }

@@ -8,7 +8,7 @@ import { CACHE_CONTROL } from '../vocabulary/success-caching.ts';
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
 /** What the HTTP server and the request guards refuse before any route is chosen: no route's headers reach these. */
-export const REFUSED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST`, 405, 408, 414, 431';
+export const REFUSED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST` or `MALFORMED_URL`, 405, 408, 414, 431';
 
 /** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
 const DEPRECATION_SCOPE = `Sent on every response of a deprecated operation but those answered before any operation is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`;

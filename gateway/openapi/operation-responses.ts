@@ -5,12 +5,12 @@ import { errorResponse } from './openapi-responses.ts';
 
 /**
  * A licensed operation's own 400 (`codes`, sent after the key is accepted, so metered and varying on the
- * key), together with the HTTP server's 400 `MALFORMED_REQUEST`, which the same status carries.
+ * key), together with the 400s answered before any route is chosen, which the same status carries.
  */
 export function ownBadRequest(summary: string, codes: readonly ErrorCode[]): object {
   return errorResponse(
-    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, before any operation is chosen (no rate-limit or \`Vary\` headers).`,
-    [...codes, 'MALFORMED_REQUEST'],
+    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, and one whose target holds a malformed percent-escape with \`MALFORMED_URL\`, before any operation is chosen (no rate-limit or \`Vary\` headers).`,
+    [...codes, 'MALFORMED_REQUEST', 'MALFORMED_URL'],
     { metered: true, extraHeaders: ['Vary-Error'] },
   );
 }

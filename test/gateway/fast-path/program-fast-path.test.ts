@@ -41,10 +41,11 @@ const PATHS = [
   '/api/programs/beta/b-repair', '/api/programs/gamma/g-adj', '/api/programs/national/usda-504', '/api/programs/national/nope',
   // Request lines the fast path leaves to Koa's router: its answers must still be the same.
   '/api/programs/alpha/', '/api/programs/Alpha', '/api/programs/al%70ha', '/API/programs/alpha', '/api/programs//alpha', '/api/programs/alpha/a-roof/extra',
+  '/api/programs/%E0%A4%A',
 ];
 
 const QUERIES = ['', '?', '?type=grant', '?income=low', '?project=roof', '?project=Roofing', '?special=seniors', '?special=astronauts', '?category=home-repair',
-  '?status=available', '?status=bogus', '?type=grant&type=loan', '?income=low&project=roof', '?type=%20grant%20', '?type=', '?unrelated=1', `?type=${'x'.repeat(201)}`,
+  '?status=available', '?status=bogus', '?type=grant&type=loan', '?income=low&project=roof', '?type=%20grant%20', '?type=%ZZ', '?type=', '?unrelated=1', `?type=${'x'.repeat(201)}`,
   // Past the query bound (gateway/http/parse-query.ts): the fast path declines it, Koa answers the 400.
   `?${Array.from({ length: 40 }, () => 'a').join('&')}`, `?${Array.from({ length: 33 }, (_, index) => `p${index}=1`).join('&')}`];
 
@@ -56,7 +57,7 @@ const OTHER_PATHS = [
   '/api/cities', '/api/cities?status=live', '/api/cities?status=retired', '/api/cities?status=live&status=live', '/api/cities/counts', '/api/cities/counts?status=',
   '/api/changes?since=2026-01-01', '/api/changes?since=2026-01-01&limit=1', '/api/changes?since=2026-01-01&city=alpha', '/api/changes?since=2026-01-01&city=beta&limit=2',
   '/api/changes?since=2026-01-01&city=nowhere', '/api/changes?since=2026-01-01&city=Bad_Slug', '/api/changes?since=yesterday', '/api/changes', '/api/changes?since=2026-01-01&cursor=forged',
-  '/api/sample/', '/healthz/',
+  '/api/sample/', '/healthz/', '/API/SAMPLE', '/OPENAPI.JSON', '/api/sample?utm=%ZZ', '/readyz?%',
 ];
 
 interface Answer {

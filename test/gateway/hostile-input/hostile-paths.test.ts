@@ -36,11 +36,11 @@ describe('hostile paths', () => {
     for (const status of [200, 400, 401, 404, 414]) assert.ok(statuses.has(status), `the run met a ${status}`);
   });
 
-  it('answers a malformed percent-escape in a city slug with a JSON 404, not a 500', async () => {
+  it('answers a malformed percent-escape in a city slug with a JSON 400 MALFORMED_URL, not a 500', async () => {
     for (const path of ['/api/programs/%E0%A4%A', '/api/programs/%', '/api/programs/alpha/%C0%AF', '/api/programs/%FF%FE']) {
       const response = await rawRequest(fuzzed.gateway.url, fuzzed.agent, { path, headers: { 'X-Api-Key': fuzzed.gateway.keys.commercial } });
-      assert.equal(response.status, 404, path);
-      assert.equal((JSON.parse(response.body) as ApiErrorBody).code, 'NOT_FOUND', path);
+      assert.equal(response.status, 400, path);
+      assert.equal((JSON.parse(response.body) as ApiErrorBody).code, 'MALFORMED_URL', path);
     }
   });
 });
