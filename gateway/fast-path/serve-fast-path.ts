@@ -22,6 +22,7 @@ import { ApiError } from '../http/api-error.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { errorResponse } from '../http/render-errors.ts';
 import { requestRefusal } from '../http/request-guards.ts';
+import { NOSNIFF_HEADER } from '../http/nosniff-header.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
@@ -53,7 +54,7 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 interface FastRoute {
   chain: RouteChain;
   /**
-   * What every answer sends after its X-Request-ID: X-API-Version, then the route's own headers (a deprecated
+   * What every answer sends after its X-Request-ID: X-API-Version and nosniff, then the route's own headers (a deprecated
    * route's), as the Koa adapter sends them.
    */
   head: readonly string[];
@@ -109,7 +110,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     if (chain.route.fastPath !== true) continue;
     fastRoutes.set(chain.route.path, {
       chain,
-      head: ['X-API-Version', deps.apiVersion, ...chain.routeHeaders.flat()],
+      head: ['X-API-Version', deps.apiVersion, ...NOSNIFF_HEADER, ...chain.routeHeaders.flat()],
       cachingTail: chain.successHeaders.flat(),
     });
   }

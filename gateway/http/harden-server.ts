@@ -10,6 +10,7 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import { ApiError } from './api-error.ts';
 import { headersTooLarge, MAX_HEADER_BLOCK_BYTES } from './refuse-large-header-blocks.ts';
+import { NOSNIFF_HEADER } from './nosniff-header.ts';
 import { MAX_URL_LENGTH } from './request-guards.ts';
 import { requestIdFor } from './request-id.ts';
 import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
@@ -97,6 +98,7 @@ function rawErrorResponse(error: ApiError, requestId: string, options: { head?: 
     'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': String(Buffer.byteLength(body)),
     'X-API-Version': API_VERSION,
+    [NOSNIFF_HEADER[0]]: NOSNIFF_HEADER[1],
     'X-Request-ID': requestId,
     'Cache-Control': 'no-store',
     Connection: 'close',

@@ -7,6 +7,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { API_VERSION } from '../../build/contract/api-version.ts';
 import { ApiError } from './api-error.ts';
+import { NOSNIFF_HEADER } from './nosniff-header.ts';
 import { errorResponse } from './render-errors.ts';
 import { requestIdFor } from './request-id.ts';
 import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
@@ -39,7 +40,7 @@ export function refuseLargeHeaderBlocks(listener: RequestListener, maxBytes: num
       return;
     }
     const error = errorResponse(headersTooLarge());
-    const headers = ['X-Request-ID', requestIdFor(request.headers['x-request-id']), 'X-API-Version', API_VERSION,
+    const headers = ['X-Request-ID', requestIdFor(request.headers['x-request-id']), 'X-API-Version', API_VERSION, ...NOSNIFF_HEADER,
       'Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(error.body)), 'Connection', 'close'];
     for (const [name, value] of error.headers) headers.push(name, value);
     response.writeHead(error.status, headers);

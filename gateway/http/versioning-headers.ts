@@ -4,11 +4,16 @@
  */
 import type { Middleware } from 'koa';
 import type { GatewayState } from './gateway-state.ts';
+import { NOSNIFF_HEADER } from './nosniff-header.ts';
 
-/** Sets `X-API-Version` on every response and `X-Dataset-Revision` on successful ones (never on errors). */
+/**
+ * Sets `X-API-Version` (and NOSNIFF_HEADER, which goes wherever it goes) on every response, and
+ * `X-Dataset-Revision` on successful ones (never on errors).
+ */
 export function versioningHeaders(apiVersion: string): Middleware<GatewayState> {
   return async (ctx, next) => {
     ctx.set('X-API-Version', apiVersion);
+    ctx.set(...NOSNIFF_HEADER);
     await next();
     if (ctx.status < 400) ctx.set('X-Dataset-Revision', ctx.state.snapshot.revision);
   };

@@ -1,6 +1,7 @@
 /** The admin port: `GET /metrics` in the Prometheus text format on a plain node:http server; nothing else. */
 import { createServer } from 'node:http';
 import { listenOn } from '../http/listen-on.ts';
+import { NOSNIFF_HEADER } from '../http/nosniff-header.ts';
 import type { Registry } from 'prom-client';
 import type { GatewayLogger } from './gateway-logger.ts';
 
@@ -24,17 +25,17 @@ export async function startMetricsServer(registry: Registry, options: MetricsSer
   const server = createServer({ maxHeaderSize: 8 * 1024, requestTimeout: 10_000, headersTimeout: 5_000 }, (request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: the admin port serves GET /metrics only\n');
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', [NOSNIFF_HEADER[0]]: NOSNIFF_HEADER[1] }).end('not found: the admin port serves GET /metrics only\n');
       return;
     }
     registry.metrics().then(
       (text) => {
-        response.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
+        response.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store', [NOSNIFF_HEADER[0]]: NOSNIFF_HEADER[1] });
         response.end(request.method === 'HEAD' ? undefined : text);
       },
       (error: unknown) => {
         options.log?.error({ err: error }, 'metrics collection failed');
-        response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics collection failed\n');
+        response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', [NOSNIFF_HEADER[0]]: NOSNIFF_HEADER[1] }).end('metrics collection failed\n');
       },
     );
   });

@@ -97,7 +97,7 @@ export const openApiHeaders = {
     schema: { type: 'string', pattern: "^default-src 'none'; " },
   },
   'X-Content-Type-Options': {
-    description: 'Of the HTML reference at `/docs`: `nosniff`.',
+    description: '`nosniff`, on every response, whatever its status (also on the admin port\'s `/metrics`): a body is what its `Content-Type` says, never sniffed.',
     required: true,
     schema: { const: 'nosniff' },
   },

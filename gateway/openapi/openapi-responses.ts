@@ -28,7 +28,7 @@ export function okResponse(
   const limits = options.metered === false ? [] : RATE_LIMIT_HEADERS;
   return {
     description,
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', ...limits, ...CACHING_HEADERS[caching], ...(options.extraHeaders ?? [])),
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', ...limits, ...CACHING_HEADERS[caching], ...(options.extraHeaders ?? [])),
     content: { [options.mediaType ?? 'application/json']: { schema: typeof schema === 'string' ? schemaRef(schema) : schema } },
   };
 }
@@ -61,7 +61,7 @@ export interface ErrorResponseOptions {
 
 /** An error response: JSON body whose `code` is one of `codes`, listed with their meanings. */
 export function errorResponse(summary: string, codes: readonly ErrorCode[], options: ErrorResponseOptions = {}): object {
-  const headers: HeaderComponent[] = ['X-API-Version', 'X-Request-ID', 'Cache-Control-Error'];
+  const headers: HeaderComponent[] = ['X-API-Version', 'X-Request-ID', 'X-Content-Type-Options', 'Cache-Control-Error'];
   if (options.metered) headers.push(...RATE_LIMIT_HEADERS);
   if (options.retryAfter) headers.push('Retry-After');
   headers.push(...(options.extraHeaders ?? []));
@@ -76,7 +76,7 @@ export function errorResponse(summary: string, codes: readonly ErrorCode[], opti
 export const openApiResponses = {
   NotModified: {
     description: '`If-None-Match` matched the current ETag: no body. Not an error.',
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'ETag', 'Cache-Control-Cacheable', ...RATE_LIMIT_HEADERS),
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', 'ETag', 'Cache-Control-Cacheable', ...RATE_LIMIT_HEADERS),
   },
   Unauthorized: errorResponse('The key is missing or invalid.', ['API_KEY_REQUIRED', 'INVALID_API_KEY'], { metered: true }),
   RateLimited: errorResponse(

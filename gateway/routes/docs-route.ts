@@ -17,7 +17,6 @@ export const docsHandler: RouteHandlerFactory = (deps) => {
   const pageHeaders: HeaderList = [
     ['ETag', page.etag],
     ['Content-Security-Policy', page.contentSecurityPolicy],
-    ['X-Content-Type-Options', 'nosniff'],
   ];
   return (request) => {
     const reply = cacheableReply(request, page);

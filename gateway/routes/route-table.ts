@@ -200,7 +200,7 @@ export const ROUTE_TABLE: RouteTable = [
       tag: 'meta',
       summary: 'This description as a readable HTML reference',
       description: DOCS_DESCRIPTION,
-      ok: { description: 'The HTML reference page.', schema: { type: 'string' }, mediaType: 'text/html', headers: ['Content-Security-Policy', 'X-Content-Type-Options'] },
+      ok: { description: 'The HTML reference page.', schema: { type: 'string' }, mediaType: 'text/html', headers: ['Content-Security-Policy'] },
     },
   },
   {

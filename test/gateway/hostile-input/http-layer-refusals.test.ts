@@ -1,7 +1,7 @@
 /**
  * What Node's HTTP parser refuses before Koa runs (malformed requests, unknown methods, oversized request
- * lines and headers, timeouts, CONNECT) still gets a JSON error with a `code`, an `X-Request-ID` and
- * `X-API-Version`; the server's limits are the documented ones.
+ * lines and headers, timeouts, CONNECT) still gets a JSON error with a `code`, an `X-Request-ID`,
+ * `X-API-Version` and `X-Content-Type-Options: nosniff`; the server's limits are the documented ones.
  */
 import * as assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
@@ -48,6 +48,7 @@ function assertJsonError(response: ParsedResponse, status: number, code: string,
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   assert.match(response.headers.get('x-request-id') ?? '', SAFE_REQUEST_ID);
   assert.equal(response.headers.get('x-api-version'), API_VERSION);
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
   if (options.head) {
     assert.equal(response.body, '', 'a HEAD response has no body');
     return;
