@@ -31,8 +31,9 @@ export function buildOpenApiDocument(routes: RouteTable = ROUTE_TABLE): object {
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     // Relative: the document describes whichever host serves it; no host name is invented here.
     servers: [{ url: '/', description: 'The host serving this document.' }],
-    // Relative too (OpenAPI 3.1 resolves it against this document's location): the same host's HTML page.
-    externalDocs: { description: 'This description as a readable HTML reference, outside the JSON contract.', url: '/docs' },
+    // No externalDocs: its url must be absolute (Spectral's spectral:oas refuses `/docs`), and the only
+    // absolute base is the snapshot's publicBaseUrl, which would tie this code-only document to the served
+    // revision. info.description names `/docs` on the serving host instead.
     security: [{ ApiKeyAuth: [] }],
     tags: OPENAPI_TAGS,
     paths,

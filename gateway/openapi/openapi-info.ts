@@ -57,7 +57,7 @@ function description(routes: RouteTable): string {
 
 ## Outside the JSON contract
 
-\`/docs\` serves this description as a readable HTML reference, and \`/healthz\` and \`/readyz\` are operational probes for load balancers: they are documented here, but they are not dataset responses for clients to parse. \`/docs\` is keyless and metered like the other keyless routes, with a strong \`ETag\`; \`/healthz\` and \`/readyz\` are never metered.
+\`/docs\`, on the host serving this document, serves this description as a readable HTML reference, and \`/healthz\` and \`/readyz\` are operational probes for load balancers: they are documented here, but they are not dataset responses for clients to parse. \`/docs\` is keyless and metered like the other keyless routes, with a strong \`ETag\`; \`/healthz\` and \`/readyz\` are never metered.
 
 ## Access and limits
 

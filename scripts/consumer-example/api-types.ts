@@ -747,6 +747,7 @@ export interface components {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 ETag: components["headers"]["ETag"];
                 "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -768,6 +769,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -792,6 +794,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -817,6 +820,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
@@ -829,21 +833,23 @@ export interface components {
             };
         };
         /**
-         * @description The HTTP server could not parse the request (request line, header name or value, framing); answered before any operation is chosen, and the connection is closed. Branch on the status and `code`, never on the `error` text. Codes:
+         * @description The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen. Branch on the status and `code`, never on the `error` text. Codes:
          *
          *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+         *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
          */
         MalformedRequest: {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ApiError"] & {
                     /** @enum {unknown} */
-                    code: "MALFORMED_REQUEST";
+                    code: "MALFORMED_REQUEST" | "MALFORMED_URL";
                 };
             };
         };
@@ -856,6 +862,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 [name: string]: unknown;
             };
@@ -875,6 +882,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 [name: string]: unknown;
             };
@@ -894,6 +902,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 [name: string]: unknown;
             };
@@ -913,6 +922,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -937,6 +947,7 @@ export interface components {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "X-Request-ID": components["headers"]["X-Request-ID"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -994,7 +1005,7 @@ export interface components {
         "X-Dataset-Revision": string;
         /** @description The caller's `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`, and not shaped like an API key: one starting `hra_t_`, `hra_n_` or `hra_c_` in any case is never adopted, so a key sent there by mistake reaches neither the logs nor the response), else a generated opaque ID. Sent on every response. */
         "X-Request-ID": string;
-        /** @description Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST`, 405, 408, 414, 431). */
+        /** @description Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST` or `MALFORMED_URL`, 405, 408, 414, 431). */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the active window. Present whenever `X-RateLimit-Limit` is. */
         "X-RateLimit-Remaining": number;
@@ -1024,7 +1035,7 @@ export interface components {
         "Vary-Error": "X-Api-Key";
         /** @description Of the HTML reference at `/docs`: nothing may load, only the page's own two scripts run (by hash, no `unsafe-eval`); styles need `'unsafe-inline'` because Redoc writes them at run time. */
         "Content-Security-Policy": string;
-        /** @description Of the HTML reference at `/docs`: `nosniff`. */
+        /** @description `nosniff`, on every response, whatever its status (also on the admin port's `/metrics`): a body is what its `Content-Type` says, never sniffed. */
         "X-Content-Type-Options": "nosniff";
         /** @description The methods the read-only API accepts: `GET, HEAD`. */
         Allow: "GET, HEAD";
@@ -1053,6 +1064,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1083,6 +1095,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1118,6 +1131,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1146,6 +1160,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1181,6 +1196,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1222,6 +1238,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1252,6 +1269,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1289,6 +1307,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1319,6 +1338,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1356,6 +1376,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1403,6 +1424,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1411,7 +1433,6 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1449,6 +1470,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1463,15 +1485,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1484,7 +1508,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     };
                 };
             };
@@ -1500,6 +1524,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1534,6 +1559,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -1568,6 +1594,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1582,15 +1609,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1603,7 +1632,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     };
                 };
             };
@@ -1619,6 +1648,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1653,6 +1683,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -1697,6 +1728,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1711,16 +1743,18 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1733,7 +1767,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     };
                 };
             };
@@ -1750,6 +1784,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1777,6 +1812,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1809,6 +1845,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -1853,6 +1890,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1867,16 +1905,18 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1889,7 +1929,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     };
                 };
             };
@@ -1906,6 +1946,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1940,6 +1981,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -1987,6 +2029,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2001,16 +2044,18 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2023,7 +2068,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "INVALID_STATUS_FILTER" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     };
                 };
             };
@@ -2040,6 +2085,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2067,6 +2113,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2099,6 +2146,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -2135,6 +2183,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2163,6 +2212,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2190,6 +2240,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2222,6 +2273,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -2262,6 +2314,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2276,7 +2329,7 @@ export interface operations {
                 };
             };
             /**
-             * @description A parameter is missing or malformed, `city` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError; a trial key's 400 comes before the key is accepted, without `Vary`). A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A parameter is missing or malformed, `city` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError; a trial key's 400 comes before the key is accepted, without `Vary`). A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_DATE`: `since` is missing, repeated or not a calendar date (YYYY-MM-DD).
@@ -2286,11 +2339,13 @@ export interface operations {
              *     - `UNKNOWN_CITY`: `city` of the change feed is a well-formed slug but not a licensed live city.
              *     - `API_TRIAL_CITY_REQUIRED`: a trial key called the change feed without naming an approved `city` (status 400).
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2306,7 +2361,7 @@ export interface operations {
                         code: "API_TRIAL_CITY_REQUIRED";
                     }) | (components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "INVALID_PARAMETER" | "INVALID_DATE" | "INVALID_LIMIT" | "INVALID_CURSOR" | "INVALID_CITY_SLUG" | "UNKNOWN_CITY" | "API_TRIAL_CITY_REQUIRED" | "MALFORMED_REQUEST";
+                        code: "INVALID_PARAMETER" | "INVALID_DATE" | "INVALID_LIMIT" | "INVALID_CURSOR" | "INVALID_CITY_SLUG" | "UNKNOWN_CITY" | "API_TRIAL_CITY_REQUIRED" | "MALFORMED_REQUEST" | "MALFORMED_URL";
                     });
                 };
             };
@@ -2323,6 +2378,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2358,6 +2414,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2395,6 +2452,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2423,6 +2481,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2458,6 +2517,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2486,6 +2546,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2521,6 +2582,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2549,6 +2611,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2584,6 +2647,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Revalidate"];
                     [name: string]: unknown;
                 };
@@ -2621,6 +2685,7 @@ export interface operations {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Dataset-Revision": components["headers"]["X-Dataset-Revision"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Revalidate"];
                     [name: string]: unknown;
                 };
@@ -2647,6 +2712,7 @@ export interface operations {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;

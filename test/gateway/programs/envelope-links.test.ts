@@ -4,27 +4,18 @@
  * absent from every envelope of a build that names none; and bound by the revision.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { envelopeLinks } from '../../../build/contract/envelope-links.ts';
 import type { ProgramList } from '../../../build/contract/program-list-schema.ts';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { computeRevision } from '../../../build/revision/compute-revision.ts';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
+import { copyCorpusWith } from '../../support/copy-corpus-with.ts';
 import { GENEROUS_LIMITS, MINI_CORPUS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 
 /** Every kind of envelope: unfiltered, filtered by the gateway, the default city, national, the sample. */
 const ENVELOPE_PATHS = ['/api/programs/alpha', '/api/programs/alpha?type=grant', '/api/programs/alpha?project=nothing-matches-this', '/api/programs', '/api/programs/national', '/api/programs/national?status=available', '/api/sample'];
-
-function copyCorpusWith(manifestPatch: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-links-corpus-'));
-  cpSync(MINI_CORPUS, dir, { recursive: true });
-  const manifestFile = join(dir, 'manifest.json');
-  writeFileSync(manifestFile, JSON.stringify({ ...JSON.parse(readFileSync(manifestFile, 'utf8')), ...manifestPatch }, null, 2));
-  return dir;
-}
 
 async function envelopes(gateway: TestGateway): Promise<Array<{ path: string; body: ProgramList }>> {
   const found = [];
