@@ -44,6 +44,7 @@ function routeDependencies(routes: RouteTable): RouteDependencies {
     isDraining: () => false,
     openApiDocument: buildOpenApiDocument(routes),
     now: Date.now,
+    onSnapshotFault: () => undefined,
   };
 }
 
