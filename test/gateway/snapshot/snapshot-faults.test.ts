@@ -77,13 +77,19 @@ describe('a storage error on the snapshot', () => {
   });
 });
 
+/** A copy of the test snapshot, loaded as a gateway loads its first file, with the reloader that follows it. */
+async function servedCopy() {
+  const file = copyOfSnapshot();
+  const verified = new Map<string, string>();
+  const first = await loadSnapshot(file, { verified });
+  const snapshots = new SnapshotHolder(first.snapshot);
+  const reloader = createSnapshotReloader({ dataset: file, snapshots, servedIdentity: first.identity, verified, signal: new AbortController().signal, log: silent });
+  return { file, first, snapshots, reloader };
+}
+
 describe('a reload after a fault', () => {
   it('replaces a failed snapshot with a file that verifies, even of the same revision at the same path', async () => {
-    const file = copyOfSnapshot();
-    const verified = new Map<string, string>();
-    const first = await loadSnapshot(file, { verified });
-    const snapshots = new SnapshotHolder(first.snapshot);
-    const reloader = createSnapshotReloader({ dataset: file, snapshots, servedIdentity: first.identity, verified, signal: new AbortController().signal, log: silent });
+    const { file, first, snapshots, reloader } = await servedCopy();
     assert.equal((await reloader.reload('test')).status, 'unchanged', 'a sound file at the same identity is left alone');
     first.snapshot.fail('test: a storage error');
     const outcome = await reloader.reload('test');
@@ -95,11 +101,7 @@ describe('a reload after a fault', () => {
   });
 
   it('swaps to a good copy of the same revision renamed over the path (the identity decides, not the revision)', async () => {
-    const file = copyOfSnapshot();
-    const verified = new Map<string, string>();
-    const first = await loadSnapshot(file, { verified });
-    const snapshots = new SnapshotHolder(first.snapshot);
-    const reloader = createSnapshotReloader({ dataset: file, snapshots, servedIdentity: first.identity, verified, signal: new AbortController().signal, log: silent });
+    const { file, first, snapshots, reloader } = await servedCopy();
     renameSync(copyOfSnapshot(), file);
     const outcome = await reloader.reload('SIGHUP');
     assert.deepEqual([outcome.status, outcome.revision], ['swapped', first.snapshot.revision]);
@@ -108,11 +110,7 @@ describe('a reload after a fault', () => {
   });
 
   it('refuses a file that does not verify and stays failed', async () => {
-    const file = copyOfSnapshot();
-    const verified = new Map<string, string>();
-    const first = await loadSnapshot(file, { verified });
-    const snapshots = new SnapshotHolder(first.snapshot);
-    const reloader = createSnapshotReloader({ dataset: file, snapshots, servedIdentity: first.identity, verified, signal: new AbortController().signal, log: silent });
+    const { file, first, snapshots, reloader } = await servedCopy();
     truncateSync(file, 65_536);
     first.snapshot.fail('test: truncated');
     const outcome = await reloader.reload('test');
