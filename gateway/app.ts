@@ -111,10 +111,13 @@ interface SharedParts {
 function sharedParts(deps: AppDependencies): SharedParts {
   const { metrics } = deps;
   const budget = splitCacheBudget(deps.cacheBytes);
+  const programBodies = createProgramBodies(createCollectionFilter(budget), budget);
+  // A served file that fails its check: nothing cached from it is served again (STYLE 28).
+  deps.snapshots.onFault(() => programBodies.clear());
   return {
     limiter: metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics),
     lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
-    programBodies: createProgramBodies(createCollectionFilter(budget), budget),
+    programBodies,
     changePageBytes: budget.changePageBytes,
   };
 }
@@ -132,6 +135,7 @@ function composeRoutes(deps: AppDependencies, shared: SharedParts): RouteChain[]
     isDraining: deps.isDraining ?? (() => false),
     openApiDocument: buildOpenApiDocument(routes),
     now: deps.now,
+    onSnapshotFault: (drop) => deps.snapshots.onFault(() => drop()),
   };
   return routes.map((route) => composeRoute(route, routeDeps));
 }

@@ -1,5 +1,6 @@
 /**
- * Starts a gateway process from its configuration: checks and opens the snapshot (load-snapshot.ts),
+ * Starts a gateway process from its configuration: checks and opens the snapshot (load-snapshot.ts) and
+ * watches the file it serves (watch-served-file.ts),
  * opens the stores (open-gateway-stores.ts), builds the app and listens (listen-gateway.ts). Returns
  * handles for hot swap (`reload`, reload-snapshot.ts) and graceful shutdown (`close`,
  * shutdown-gateway.ts); never touches argv, signals or process.exit (the serve command does).
@@ -16,6 +17,7 @@ import type { RouteTable } from './routes/route-entry.ts';
 import { loadSnapshot } from './snapshot/load-snapshot.ts';
 import { createSnapshotReloader, type ReloadOutcome } from './snapshot/reload-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
+import { watchServedFile } from './snapshot/watch-served-file.ts';
 
 export type { ReloadOutcome } from './snapshot/reload-snapshot.ts';
 
@@ -104,6 +106,8 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
 
   const shutdown = new AbortController();
   const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log });
+  // A served file changed, truncated or deleted in place stops being served within a fraction of a second.
+  const watch = watchServedFile({ dataset: config.dataset, snapshots, reloader, log });
 
   return {
     url,
@@ -114,6 +118,9 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
       return drain.draining;
     },
     reload: (trigger = 'reload') => reloader.reload(trigger),
-    close: (drainOptions = {}) => shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, keyStore, snapshots }, drainOptions),
+    close: (drainOptions = {}) => {
+      watch.close();
+      return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, keyStore, snapshots }, drainOptions);
+    },
   };
 }

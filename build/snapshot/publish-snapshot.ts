@@ -2,11 +2,13 @@
  * Builds a snapshot into a temporary file and publishes it atomically: fsync, write its checksum file
  * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (renamed into place before the
  * snapshot, so no reader sees the snapshot without them), rename to `<out>/<revision>.sqlite`, then repoint
- * `<out>/current.sqlite`. A failed or interrupted build leaves nothing behind: its temporary files are
+ * `<out>/current.sqlite`. All three are published read-only (PUBLISHED_FILE_MODE): a snapshot is replaced by
+ * rename, never edited or copied over, and a gateway stops serving a file written to in place (README
+ * "Operations"); the mode turns the easy mistake, a `cp` over `current.sqlite`, into a refusal. A failed or interrupted build leaves nothing behind: its temporary files are
  * removed, and so is any file it had already renamed into place, so the previously published revision
  * stays exactly as it was. Temporaries of a build killed outright are swept by the next build.
  */
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import type { Revision } from '../contract/parse-revision.ts';
@@ -18,6 +20,9 @@ import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
 import { buildTemporaryPath, sweepStaleBuildFiles } from './sweep-stale-build-files.ts';
 import { writeSnapshotSteps, type SnapshotSummary } from './write-snapshot.ts';
+
+/** Mode of a published snapshot and its side files: read-only for everyone (a non-root `cp` over it fails). */
+export const PUBLISHED_FILE_MODE = 0o444;
 
 /** The link the gateway follows to the published revision. */
 export const CURRENT_SNAPSHOT = 'current.sqlite';
@@ -81,6 +86,7 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
     writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(fileDigests));
     fsyncPath(checksumFileOf(temporary));
     fsyncPath(segmentsFileOf(temporary));
+    for (const path of [temporary, checksumFileOf(temporary), segmentsFileOf(temporary)]) chmodSync(path, PUBLISHED_FILE_MODE);
     yield;
     for (const [from, to] of [[checksumFileOf(temporary), checksumFileOf(file)], [segmentsFileOf(temporary), segmentsFileOf(file)], [temporary, file]] as const) {
       if (!pathExists(to)) placed.push(to);

@@ -142,6 +142,8 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const send = (answered: Answered, requestId: string, headers: string[]) => {
     const { request, response, fast, reply } = answered;
     try {
+      // The reply was computed before metering, which may have waited: its snapshot may have failed since.
+      fast.chain.assertServable(answered.routeRequest);
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
       if (reply.status === 200) {
         const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;

@@ -30,7 +30,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   AUTH_STORAGE_UNAVAILABLE: 'the key store cannot be read; no licensed data is served unvalidated',
   RATE_LIMIT_STORAGE_UNAVAILABLE: 'rate-limit storage cannot be reached; licensed routes fail closed',
   ARTIFACT_UNAVAILABLE: 'the requested report artifact is not available in the served revision',
-  DATASET_UNAVAILABLE: 'a document the served revision should hold is missing, or change-feed storage cannot be read',
+  DATASET_UNAVAILABLE: 'the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read, or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place',
   SHUTTING_DOWN: 'only from the `/readyz` probe: this gateway is draining before it exits; load balancers send new requests elsewhere',
   INTERNAL_ERROR: 'an unexpected failure; it is logged with the request ID and never detailed to the client',
 };

@@ -51,7 +51,7 @@ export const openApiHeaders = {
     schema: { type: 'string' },
   },
   'Retry-After': {
-    description: 'Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless.',
+    description: 'Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages, an unavailable snapshot: `DATASET_UNAVAILABLE`). Back off exponentially with jitter regardless.',
     schema: { type: 'integer', minimum: 1 },
   },
   ETag: {
@@ -88,7 +88,7 @@ export const openApiHeaders = {
     schema: { const: 'X-Api-Key' },
   },
   'Vary-Error': {
-    description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',
+    description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a 503 `DATASET_UNAVAILABLE`, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',
     schema: { const: 'X-Api-Key' },
   },
   'Content-Security-Policy': {

@@ -26,11 +26,31 @@ export const QUERY_BOUND = `A query of more than ${MAX_QUERY_PARAMETERS} paramet
 /** The 400 of the program collections. */
 export const FILTER_ERROR = ownBadRequest(`A filter parameter is malformed. ${QUERY_BOUND}`, ['INVALID_PARAMETER', 'INVALID_STATUS_FILTER']);
 
-/** The 503 of a route serving a stored document the revision may lack. */
-export const MISSING_DOCUMENT = errorResponse(
-  'The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset.',
+/**
+ * Why any route that reads the snapshot can answer 503 DATASET_UNAVAILABLE: its file stopped verifying
+ * (gateway/snapshot/watch-served-file.ts) or could not be read.
+ */
+const SNAPSHOT_FAILED = 'The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place.';
+
+/** The 503 of a keyless route that reads the snapshot. */
+export const SNAPSHOT_UNAVAILABLE = errorResponse(
+  `${SNAPSHOT_FAILED} Retryable (\`Retry-After\`); never equal to an empty dataset.`,
   ['DATASET_UNAVAILABLE'],
-  { metered: true },
+  { metered: true, retryAfter: true },
+);
+
+/** The 503 of a route serving a stored document the revision may lack, or whose snapshot failed. */
+export const MISSING_DOCUMENT = errorResponse(
+  `The served revision lacks this document (an incomplete snapshot), or: ${SNAPSHOT_FAILED} Retryable (\`Retry-After\`); never equal to an empty dataset.`,
+  ['DATASET_UNAVAILABLE'],
+  { metered: true, retryAfter: true },
+);
+
+/** The 503 of a report route: the artifact is not in the revision, or the snapshot failed. */
+export const REPORT_UNAVAILABLE = errorResponse(
+  `The artifact is not available in the served revision (\`ARTIFACT_UNAVAILABLE\`: no \`Retry-After\`), or (\`DATASET_UNAVAILABLE\`, with \`Retry-After\`): ${SNAPSHOT_FAILED} Neither carries \`X-Dataset-Revision\`.`,
+  ['ARTIFACT_UNAVAILABLE', 'DATASET_UNAVAILABLE'],
+  { metered: true, retryAfter: true },
 );
 
 /** The shape `/openapi.json` promises of itself. */

@@ -13,6 +13,7 @@ import { meterPublic } from '../access/public-access.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { RouteDependencies } from '../routes/route-dependencies.ts';
 import type { RouteEntry } from '../routes/route-entry.ts';
+import { assertServable } from '../snapshot/dataset-unavailable.ts';
 import { successCachingHeaders } from './caching-headers.ts';
 import { deprecationHeaders } from './deprecation-headers.ts';
 import type { HeaderList, HeaderSink, RouteHandler, RouteReply, RouteRequest } from './route-exchange.ts';
@@ -29,6 +30,12 @@ export interface RouteChain {
   /** Meters what `admit` refused (per client address), then the refusal is rendered. */
   meterRefusal(request: RouteRequest, refusal: unknown, headers: HeaderSink): Promise<void>;
   readonly handler: RouteHandler;
+  /**
+   * Throws 503 DATASET_UNAVAILABLE when the request's snapshot failed (its file changed or could not be
+   * read) and the route's answer comes from it; the handler runs it first, and the fast path again just
+   * before it writes a reply it computed earlier (its metering may have waited on Redis meanwhile).
+   */
+  assertServable(request: RouteRequest): void;
   /** Caching headers of a success, after the handler's own: from the entry's `caching`, built once. */
   readonly successHeaders: HeaderList;
   /**
@@ -44,14 +51,15 @@ const keyHeader = (request: RouteRequest) => request.header('x-api-key') || unde
 export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteChain {
   const access: AccessDependencies = deps.access;
   const atOnce = { lookupKey: deps.lookupKeyAtOnce ?? access.lookupKey };
-  const handler = route.handler(deps);
+  const assertServableFor = route.snapshotIndependent === true ? () => undefined : (request: RouteRequest) => assertServable(request.snapshot);
+  const handler = refusingFailedSnapshot(route.handler(deps), assertServableFor);
   const successHeaders = successCachingHeaders(route.caching);
   const routeHeaders = route.deprecation === undefined ? [] : deprecationHeaders(route.deprecation);
   const scope = route.scope ?? {};
   switch (route.access) {
     case 'licensed':
       return {
-        route, handler, successHeaders, routeHeaders,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
         admit: (request) => admitKeyWhenLooked(access, keyHeader(request), scope, request),
         admitAtOnce: (request) => admitKey(atOnce, keyHeader(request), scope, request),
         meter: (_request, key, headers) => {
@@ -62,7 +70,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
       };
     case 'public':
       return {
-        route, handler, successHeaders, routeHeaders,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: (request, _key, headers) => meterPublic(access, request.clientAddress(), headers),
@@ -71,7 +79,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
     case 'probe':
       // Never metered: a health checker polling them can neither exhaust a limit nor be refused by one.
       return {
-        route, handler, successHeaders, routeHeaders,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: () => undefined,
@@ -92,4 +100,23 @@ export async function runRoute(chain: RouteChain, request: RouteRequest, headers
   await chain.meter(request, key, headers);
   if (key !== undefined) request.key = key;
   return chain.handler(request);
+}
+
+/**
+ * The handler behind a check of the pinned snapshot: nothing is read from, or served out of a cache built
+ * from, a file that failed its check (STYLE 28). A check per answer is one property read.
+ */
+function refusingFailedSnapshot(handler: RouteHandler, check: (request: RouteRequest) => void): RouteHandler {
+  const gated = (request: RouteRequest) => {
+    check(request);
+    return handler(request);
+  };
+  const { atHand } = handler;
+  if (atHand === undefined) return gated;
+  return Object.assign(gated, {
+    atHand: (request: RouteRequest) => {
+      check(request);
+      return atHand(request);
+    },
+  });
 }

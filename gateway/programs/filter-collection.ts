@@ -31,7 +31,7 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
     sizeCalculation: (list) => list.reduce((bytes, record) => bytes + (record.withheld === 'served' ? record.body.length : 0) + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
   });
 
-  return function filteredCollection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer {
+  const filteredCollection = (snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer => {
     const project = filters.project === undefined ? undefined : (snapshot.projectAliases.get(filters.project.toLowerCase()) ?? null);
     const normalized: ProgramFilters = { ...filters, ...(project === undefined ? {} : { project: project ?? '' }) };
     // JSON keeps every value apart (none can pose as two), and an unknown project (false) apart from no
@@ -68,6 +68,12 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
     collections.set(key, body);
     return body;
   };
+  // Emptied when a served file fails its check: what was cached from it is never served again.
+  const clear = () => {
+    collections.clear();
+    records.clear();
+  };
+  return Object.assign(filteredCollection, { clear });
 }
 
 /**

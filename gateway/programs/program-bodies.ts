@@ -27,6 +27,8 @@ export interface ProgramBodies {
   collection(snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer;
   /** One served record of a city; withheld and unknown records are alike 404. */
   record(snapshot: Snapshot, city: string, programId: string): Buffer;
+  /** Empties every cache (the filtered ones too): called when a served file fails its check. */
+  clear(): void;
 }
 
 /** Creates the program bodies of one gateway process. */
@@ -88,6 +90,12 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
       const body = Buffer.from(collection.subarray(place.offset, place.offset + place.length));
       records.set(key, body);
       return body;
+    },
+    clear() {
+      unfiltered.clear();
+      records.clear();
+      liveCities.clear();
+      filteredCollection.clear();
     },
   };
 }

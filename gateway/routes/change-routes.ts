@@ -26,6 +26,7 @@ import { ApiError } from '../http/api-error.ts';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
 import { parseQuery } from '../http/parse-query.ts';
 import { jsonReply } from '../pipeline/json-reply.ts';
+import { DATASET_RETRY_AFTER_SECONDS } from '../snapshot/dataset-unavailable.ts';
 import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
@@ -39,6 +40,7 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
   // secret is fixed for the process): polling clients asking the same page get the stored bytes. A query
   // that fails (a bad cursor, an unknown city) throws before anything is stored.
   const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
+  deps.onSnapshotFault(() => pages.clear());
 
   const pageKeyOf = (request: RouteRequest, query: ChangeQuery) =>
     `${request.snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
@@ -100,7 +102,7 @@ function readStored(read: () => ChangePage): ChangePage {
     return read();
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) throw new ApiError(503, 'DATASET_UNAVAILABLE', 'change-feed storage is unavailable');
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) throw new ApiError(503, 'DATASET_UNAVAILABLE', 'change-feed storage is unavailable', { retryAfter: DATASET_RETRY_AFTER_SECONDS });
     throw error;
   }
 }

@@ -4,7 +4,8 @@
  * - liveness: 200 while the process serves HTTP at all.
  * - readiness: 200 with the served revision while the gateway takes traffic; 503 `SHUTTING_DOWN` from the
  *   moment a SIGTERM or SIGINT starts the drain, so a load balancer stops sending new requests here while
- *   the ones in flight complete.
+ *   the ones in flight complete; 503 `DATASET_UNAVAILABLE` while the served file fails its check (the route
+ *   pipeline refuses it before this handler runs: gateway/pipeline/route-chain.ts).
  */
 import { REVISION_PATTERN } from '../../build/contract/api-version.ts';
 import { ApiError } from '../http/api-error.ts';

@@ -7,13 +7,14 @@ import { DOCUMENT } from '../../build/snapshot/snapshot-format.ts';
 import { ApiError } from '../http/api-error.ts';
 import { cacheableReply, jsonReply } from '../pipeline/json-reply.ts';
 import { createReadinessEvaluator } from '../readiness/evaluate-readiness.ts';
+import { DATASET_RETRY_AFTER_SECONDS } from '../snapshot/dataset-unavailable.ts';
 import type { Snapshot, StoredDocument } from '../snapshot/open-snapshot.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
 
 function storedOr503(snapshot: Snapshot, name: string): StoredDocument {
   const stored = snapshot.document(name);
-  if (!stored) throw new ApiError(503, 'DATASET_UNAVAILABLE', `the ${name} document is missing from this revision`);
+  if (!stored) throw new ApiError(503, 'DATASET_UNAVAILABLE', `the ${name} document is missing from this revision`, { retryAfter: DATASET_RETRY_AFTER_SECONDS });
   return stored;
 }
 
@@ -41,6 +42,7 @@ export const exportSchemaHandler = storedDocumentHandler(DOCUMENT.exportSchema);
 export const healthHandler: RouteHandlerFactory = (deps) => {
   const readiness = readinessOf(deps);
   let lastHealth: { head: Buffer; live: string; body: Buffer } | undefined;
+  deps.onSnapshotFault(() => (lastHealth = undefined));
   return ({ snapshot }) => {
     const head = storedOr503(snapshot, DOCUMENT.healthHead).body;
     const tail = storedOr503(snapshot, DOCUMENT.healthTail).body;

@@ -23,4 +23,9 @@ export interface RouteDependencies {
   /** The OpenAPI document of the routes this app serves, built once from the same table. */
   openApiDocument: object;
   now: () => number;
+  /**
+   * Registers what empties a cache built from the snapshot's file: called whenever a served file fails its
+   * check (gateway/snapshot/snapshot-holder.ts), so its bytes are never served again, not even from memory.
+   */
+  onSnapshotFault: (drop: () => void) => void;
 }

@@ -59,6 +59,12 @@ export interface RouteEntry {
    * metering (precomputed or cached bytes, a bounded query parse), or says through `atHand` when it is not.
    */
   fastPath?: true;
+  /**
+   * Set on the few routes whose answer is not read from the snapshot (liveness, the OpenAPI document and
+   * its page): they keep answering while the served file is unavailable. Every other route answers 503
+   * DATASET_UNAVAILABLE then, and declares it (checked by test/gateway/routes/route-table.test.ts).
+   */
+  snapshotIndependent?: true;
   /** Set once the route is deprecated (spec 9.4): its responses carry the headers, its operation `deprecated`. */
   deprecation?: Deprecation;
   operation: RouteOperation;

@@ -27,7 +27,7 @@ import { REPORT_NAMES, type ReportName } from '../../build/contract/report-artif
 import { PROGRAM_FILTER_PARAMETERS } from '../openapi/openapi-parameters.ts';
 import { errorResponse } from '../openapi/openapi-responses.ts';
 import {
-  FILTER_ERROR, licensedNotFound, MISSING_DOCUMENT, OPENAPI_DOCUMENT_SHAPE, ownBadRequest, QUERY_BOUND,
+  FILTER_ERROR, licensedNotFound, MISSING_DOCUMENT, OPENAPI_DOCUMENT_SHAPE, ownBadRequest, QUERY_BOUND, REPORT_UNAVAILABLE, SNAPSHOT_UNAVAILABLE,
 } from '../openapi/operation-responses.ts';
 import { CHANGE_FEED_SCOPE, changeFeedHandler } from './change-routes.ts';
 import { cityCountsHandler, cityIndexHandler } from './city-routes.ts';
@@ -85,9 +85,7 @@ function reportRoute(name: ReportName): RouteEntry {
       summary: report.summary,
       description: `${report.description} Every artifact has the form \`{artifact, version, completedAt, manifest, summary?, records}\`; \`manifest\` and the record members are frozen per artifact and described by the artifact itself.`,
       ok: { description: 'The frozen artifact.', schema: 'ReportArtifact' },
-      responses: {
-        '503': errorResponse('The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`.', ['ARTIFACT_UNAVAILABLE'], { metered: true }),
-      },
+      responses: { '503': REPORT_UNAVAILABLE },
     },
   };
 }
@@ -139,6 +137,7 @@ export const ROUTE_TABLE: RouteTable = [
       summary: 'Paid-licensing readiness gate',
       description: 'Evaluated per request. A red gate (`checkoutEnabled` false or code `DATASET_CHECKOUT_NOT_READY`) must stop procurement or delivery; `reasons` lists each red gate. Not ETag-cached.',
       ok: { description: 'The readiness gate.', schema: 'DatasetReadiness' },
+      responses: { '503': SNAPSHOT_UNAVAILABLE },
     },
   },
   {
@@ -180,6 +179,7 @@ export const ROUTE_TABLE: RouteTable = [
     caching: 'cacheable',
     handler: openApiHandler,
     fastPath: true,
+    snapshotIndependent: true,
     operation: {
       operationId: 'getOpenApiDocument',
       tag: 'meta',
@@ -195,6 +195,7 @@ export const ROUTE_TABLE: RouteTable = [
     caching: 'cacheable',
     handler: docsHandler,
     fastPath: true,
+    snapshotIndependent: true,
     operation: {
       operationId: 'getDocsPage',
       tag: 'meta',
@@ -217,6 +218,7 @@ export const ROUTE_TABLE: RouteTable = [
       summary: 'Licensed live cities',
       description: 'The licensed live-city index. Trial keys see only their approved allowlist.',
       parameters: ['CityStatus'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'The city index.', schema: 'CityList' },
       responses: { '400': ownBadRequest(`\`status\` was repeated. ${QUERY_BOUND}`, ['INVALID_PARAMETER']) },
     },
@@ -235,6 +237,7 @@ export const ROUTE_TABLE: RouteTable = [
       summary: 'Licensed live cities with program counts',
       description: 'Each licensed live city with its count of safe, actionable programs; `totalPrograms` is the aggregate. Trial keys see only approved cities.',
       parameters: ['CityStatus'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'Cities with counts.', schema: 'CityCounts' },
       responses: { '400': ownBadRequest(`\`status\` was repeated. ${QUERY_BOUND}`, ['INVALID_PARAMETER']) },
     },
@@ -254,6 +257,7 @@ export const ROUTE_TABLE: RouteTable = [
       description: `Same parameters and envelope as \`/api/programs/{city}\`, for a single default licensed city fixed by the service. ${COLLECTION_NOTES}`,
       parameters: PROGRAM_FILTER_PARAMETERS,
       scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'The filtered collection.', schema: 'ProgramList' },
       responses: { '400': FILTER_ERROR, '404': licensedNotFound('The default licensed city is unavailable.') },
     },
@@ -273,6 +277,7 @@ export const ROUTE_TABLE: RouteTable = [
       description: `The four maintained city-neutral federal records (\`city\` is \`national\`), with the same parameters and envelope as \`/api/programs/{city}\`. Paid tiers only: a trial key is denied. ${COLLECTION_NOTES}`,
       parameters: PROGRAM_FILTER_PARAMETERS,
       scopeRefusals: ['API_TIER_FORBIDDEN'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'The filtered national collection.', schema: 'ProgramList' },
       responses: { '400': FILTER_ERROR },
     },
@@ -292,6 +297,7 @@ export const ROUTE_TABLE: RouteTable = [
       description: COLLECTION_NOTES,
       parameters: ['City', ...PROGRAM_FILTER_PARAMETERS],
       scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'The filtered collection.', schema: 'ProgramList' },
       responses: { '400': FILTER_ERROR, '404': licensedNotFound('The city is not a licensed live city. The reason is not revealed.') },
     },
@@ -311,6 +317,7 @@ export const ROUTE_TABLE: RouteTable = [
       description: 'One Program record. The dataset revision is carried in the `X-Dataset-Revision` header only, not in the body. `city` may be `national` for the federal records (paid tiers only).',
       parameters: ['City', 'ProgramId'],
       scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN', 'API_TIER_FORBIDDEN'],
+      unavailable: ['DATASET_UNAVAILABLE'],
       ok: { description: 'The program record.', schema: 'Program' },
       responses: {
         '404': licensedNotFound(
@@ -338,7 +345,7 @@ export const ROUTE_TABLE: RouteTable = [
       ].join('\n\n'),
       parameters: ['Since', 'Limit', 'ChangeCity', 'Cursor'],
       scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN'],
-      unavailable: ['DATASET_UNAVAILABLE'], // change-feed storage
+      unavailable: ['DATASET_UNAVAILABLE'], // the snapshot, change-feed storage included
       ok: { description: 'One page of the change feed.', schema: 'ChangeFeed' },
       responses: {
         '400': ownBadRequest(
@@ -356,6 +363,7 @@ export const ROUTE_TABLE: RouteTable = [
     caching: 'revalidate',
     handler: livenessHandler,
     fastPath: true,
+    snapshotIndependent: true,
     operation: {
       operationId: 'getLiveness',
       tag: 'operations',
@@ -378,7 +386,7 @@ export const ROUTE_TABLE: RouteTable = [
       description: '200 `{"status":"ready","datasetRevision":...}` while the gateway takes traffic. From the moment SIGTERM or SIGINT starts a graceful shutdown it answers 503 `SHUTTING_DOWN`: stop routing new requests here; requests in flight still complete. Distinct from `/api/data/readiness`, the dataset\'s paid-licensing gate.',
       ok: { description: 'The gateway takes traffic; `datasetRevision` is the revision it serves.', schema: probeStatusSchema },
       responses: {
-        '503': errorResponse('The gateway is draining before it exits. Route new requests to another instance.', ['SHUTTING_DOWN'], { retryAfter: true }),
+        '503': errorResponse('The gateway is draining before it exits (`SHUTTING_DOWN`), or its snapshot file stopped verifying or could not be read (`DATASET_UNAVAILABLE`, until a file that verifies is in place). Route new requests to another instance.', ['SHUTTING_DOWN', 'DATASET_UNAVAILABLE'], { retryAfter: true }),
       },
     },
   },

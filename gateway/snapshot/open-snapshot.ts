@@ -1,6 +1,12 @@
 /**
  * Opens a published snapshot read-only and exposes the typed reads the routes need. The file is immutable:
  * no writer can exist, so no locking is needed and every read is a cheap indexed lookup.
+ *
+ * "Immutable" is a promise operators can break (a file edited, copied over, truncated or deleted in place),
+ * so a snapshot can fail: once the gateway notices its file changed (watch-served-file.ts) or a read meets a
+ * storage error (any SqliteError: the statements are fixed, so an error from one is the file's), the
+ * snapshot is failed for good and every read throws 503 DATASET_UNAVAILABLE. Its SQLite connection may hold
+ * pages of the altered file, so it is never trusted again: a file that verifies is opened afresh.
  */
 import Database from 'better-sqlite3';
 import { envelopeLinks, type EnvelopeLinks } from '../../build/contract/envelope-links.ts';
@@ -8,6 +14,7 @@ import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
 import { DOCUMENT, type MetaKey, type WithholdingPolicy } from '../../build/snapshot/snapshot-format.ts';
 import { parseRevision, type Revision } from '../../build/contract/parse-revision.ts';
+import { datasetUnavailable } from './dataset-unavailable.ts';
 
 /** A precomputed response body with its strong ETag. */
 export interface StoredDocument {
@@ -90,6 +97,15 @@ export interface Snapshot {
   /** Visible and withheld events with id <= maxId and id < beforeId, newest first, optionally of one city. */
   changes(query: { maxId: number; beforeId: number; city?: string; limit: number }): StoredChange[];
   maxChangeId(): number;
+  /**
+   * Why this snapshot's file can no longer be trusted (changed in place, deleted, a storage error), or
+   * undefined while it serves. Set once by `fail` and never cleared: a recovered file is opened afresh.
+   */
+  readonly failure: string | undefined;
+  /** Fails the snapshot (the first reason wins): from now on every read throws 503 DATASET_UNAVAILABLE. */
+  fail(reason: string): void;
+  /** Calls `listener` once when the snapshot fails, at once when it already has. */
+  onFail(listener: (reason: string) => void): void;
   close(): void;
 }
 
@@ -140,6 +156,27 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   const toChange = (row: Omit<StoredChange, 'visible'> & { visible: number }): StoredChange => ({ ...row, visible: row.visible === 1 });
   const maxChangeId = (maxChangeQuery.get() as { maxId: number }).maxId;
 
+  let failure: string | undefined;
+  const failListeners: Array<(reason: string) => void> = [];
+  const fail = (reason: string) => {
+    if (failure !== undefined) return;
+    failure = reason;
+    for (const listener of failListeners.splice(0)) listener(reason);
+  };
+  // Every read of the file goes through here: none once the snapshot failed, and a storage error fails it.
+  const read = <T>(run: () => T): T => {
+    if (failure !== undefined) throw datasetUnavailable();
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof Database.SqliteError || error instanceof SnapshotRejectedError) {
+        fail(`storage error reading ${file}: ${error instanceof Database.SqliteError ? `${error.code}: ` : ''}${error.message}`);
+        throw datasetUnavailable();
+      }
+      throw error;
+    }
+  };
+
   return {
     file,
     revision,
@@ -150,15 +187,15 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     envelopeLinks: publicBaseUrl === undefined ? undefined : envelopeLinks(publicBaseUrl),
     projectAliases: new Map(Object.entries(JSON.parse(need('project_aliases')) as Record<string, string>)),
     readinessInputs: JSON.parse(need('readiness_inputs')) as ReadinessInputs,
-    document: (name) => {
+    document: (name) => read(() => {
       // The fixed documents (sample, health parts, schemas, reports, city lists) are few and immutable:
       // read each once. Collections, one per city, go through the routes' bounded caches instead.
       if (name.startsWith('collection:')) return documentQuery.get(name) as StoredDocument | undefined;
       if (!fixedDocuments.has(name)) fixedDocuments.set(name, documentQuery.get(name) as StoredDocument | undefined);
       return fixedDocuments.get(name);
-    },
-    collection: (city) => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined,
-    cityRecords: (city) => {
+    }),
+    collection: (city) => read(() => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined),
+    cityRecords: (city) => read(() => {
       const served = servedQuery.all(city) as Array<{ id: string; facets: string; offset: number; length: number }>;
       // Every record's bytes in one read: slices of the collection, which they make up almost entirely.
       const collection = served.length === 0 ? undefined : (documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined)?.body;
@@ -168,16 +205,24 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       };
       return [
         ...served.map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: bodyOf(row) })),
-      ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
+        ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
           .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
       ];
-    },
-    servedRecordPlace: (city, id) => servedPlaceQuery.get(city, id) as RecordPlace | undefined,
-    cities: () => citiesQuery.all() as StoredCity[],
-    city: (slug) => cityQuery.get(slug) as StoredCity | undefined,
+    }),
+    servedRecordPlace: (city, id) => read(() => servedPlaceQuery.get(city, id) as RecordPlace | undefined),
+    cities: () => read(() => citiesQuery.all() as StoredCity[]),
+    city: (slug) => read(() => cityQuery.get(slug) as StoredCity | undefined),
     changes: ({ maxId, beforeId, city, limit }) =>
-      (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)).map((row) => toChange(row as Parameters<typeof toChange>[0])),
+      read(() => (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)).map((row) => toChange(row as Parameters<typeof toChange>[0]))),
     maxChangeId: () => maxChangeId,
+    get failure() {
+      return failure;
+    },
+    fail,
+    onFail: (listener) => {
+      if (failure === undefined) failListeners.push(listener);
+      else listener(failure);
+    },
     close: () => db.close(),
   };
 }

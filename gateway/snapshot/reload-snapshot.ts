@@ -2,6 +2,11 @@
  * Follows the dataset path: checks the file it resolves to now and swaps the served snapshot to it
  * atomically (requests in flight finish on the old one). Reloads run one at a time; a shutdown abandons
  * a check in progress, so a file that is still being hashed is never served.
+ *
+ * What decides a swap is the file, not its revision: a verified file whose identity (file-identity.ts)
+ * differs from the served one replaces it even when it holds the same revision, and a served snapshot that
+ * failed (open-snapshot.ts) is replaced by any file that verifies, so putting a good copy back recovers
+ * without a restart. Only a sound served file at the very same identity is "unchanged".
  */
 import { fileIdentity } from '../files/file-identity.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
@@ -28,8 +33,10 @@ export interface SnapshotReloaderOptions {
 
 /** Serialized reloads of one gateway's snapshot. */
 export interface SnapshotReloader {
-  /** Checks the dataset path and swaps to it when it holds a new, valid revision; `trigger` names the cause in the log. */
+  /** Checks the dataset path and swaps to it when it holds another file that verifies; `trigger` names the cause in the log. */
   reload(trigger: string): Promise<ReloadOutcome>;
+  /** Identity of the file the served snapshot was opened from. */
+  servedIdentity(): string;
   /** Resolves once every reload asked for so far has finished. */
   settled(): Promise<unknown>;
 }
@@ -42,29 +49,36 @@ export function createSnapshotReloader(options: SnapshotReloaderOptions): Snapsh
   const reloadOnce = async (trigger: string): Promise<ReloadOutcome> => {
     const serving = snapshots.current.revision;
     if (signal.aborted) return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
-    // The same file (device, inode, size, times) as the one served: nothing to check or swap.
-    if (fileIdentity(dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
+    const failed = snapshots.current.failure !== undefined;
+    // The same sound file (device, inode, size, times) as the one served: nothing to check or swap.
+    if (!failed && fileIdentity(dataset) === servedIdentity) return { status: 'unchanged', revision: serving };
+    // A failed file is hashed again even at an identity verified earlier (a storage error moves no times).
+    if (failed) verified.delete(servedIdentity);
     let loaded: LoadedSnapshot;
     try {
       loaded = await loadSnapshot(dataset, { verified, signal });
     } catch (error) {
       const reason = (error as Error).message;
-      if (!signal.aborted) log.error({ trigger, serving, reason }, `${trigger}: new snapshot refused, still serving ${serving}`);
+      if (!signal.aborted) {
+        log.error({ trigger, serving, reason, unavailable: failed }, failed
+          ? `${trigger}: snapshot refused, the dataset stays unavailable (503) until a file that verifies is in place`
+          : `${trigger}: new snapshot refused, still serving ${serving}`);
+      }
       return { status: 'refused', revision: serving, reason };
     }
     if (signal.aborted) {
       loaded.snapshot.close();
       return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
     }
+    if (!failed && loaded.identity === servedIdentity) {
+      loaded.snapshot.close();
+      return { status: 'unchanged', revision: serving };
+    }
     servedIdentity = loaded.identity;
     const revision = loaded.snapshot.revision;
-    if (revision === serving) {
-      loaded.snapshot.close();
-      return { status: 'unchanged', revision };
-    }
     snapshots.swap(loaded.snapshot);
     const checkMs = Math.round(loaded.checkMs);
-    log.info({ trigger, revision, previous: serving, file: loaded.snapshot.file, checkMs, hashed: loaded.hashed }, `${trigger}: serving revision ${revision}`);
+    log.info({ trigger, revision, previous: serving, file: loaded.snapshot.file, checkMs, hashed: loaded.hashed, recovered: failed }, `${trigger}: serving revision ${revision}`);
     return { status: 'swapped', revision, previous: serving, checkMs };
   };
   return {
@@ -74,5 +88,6 @@ export function createSnapshotReloader(options: SnapshotReloaderOptions): Snapsh
       return outcome;
     },
     settled: () => reloads,
+    servedIdentity: () => servedIdentity,
   };
 }

@@ -1,7 +1,7 @@
 /** The build: reproducible bytes, a revision that binds every input kind and nothing else, verify, atomic publish. */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,6 +11,8 @@ import { computeEnrichmentDigest } from '../../../build/revision/enrichment-dige
 import { computeRevision } from '../../../build/revision/compute-revision.ts';
 import { computeContentDigest } from '../../../build/snapshot/content-digest.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
+import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
+import { segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { sha256File, verifySnapshot } from '../../../build/snapshot/verify-snapshot.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'hra-build-test-'));
@@ -199,5 +201,17 @@ describe('publishing', () => {
     assert.ok(existsSync(first.file));
     assert.equal(readlinkSync(join(out, 'current.sqlite')), `${second.revision}.sqlite`);
     assert.deepEqual(readdirSync(out).filter((name) => name.startsWith('.')), [], 'no temporary files left');
+  });
+  it('publishes the snapshot and its .sha256 and .segments read-only (0444), and a rebuild of the revision replaces them by rename', () => {
+    const out = join(scratch, 'publish-read-only');
+    const first = buildAndPublish(loadCorpus('test/fixtures/mini-corpus'), out);
+    const files = [first.file, checksumFileOf(first.file), segmentsFileOf(first.file)];
+    const modes = () => files.map((file) => `${file.slice(out.length + 1)} ${(statSync(file).mode & 0o777).toString(8)}`);
+    assert.deepEqual(modes(), files.map((file) => `${file.slice(out.length + 1)} 444`));
+    const inode = statSync(first.file).ino;
+    const again = buildAndPublish(loadCorpus('test/fixtures/mini-corpus'), out);
+    assert.equal(again.file, first.file);
+    assert.notEqual(statSync(first.file).ino, inode, 'a new file renamed into place, not the old one written over');
+    assert.deepEqual(modes(), files.map((file) => `${file.slice(out.length + 1)} 444`));
   });
 });

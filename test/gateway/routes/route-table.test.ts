@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
 import { openApiPathOf } from '../../../gateway/openapi/openapi-paths.ts';
+import { operationOf, responseCodes, type OpenApiDocument } from '../openapi/openapi-walk.ts';
 import { createProgramBodies } from '../../../gateway/programs/program-bodies.ts';
 import { createCollectionFilter } from '../../../gateway/programs/filter-collection.ts';
 import { splitCacheBudget } from '../../../gateway/programs/cache-budget.ts';
@@ -44,6 +45,7 @@ function routeDependencies(routes: RouteTable): RouteDependencies {
     isDraining: () => false,
     openApiDocument: buildOpenApiDocument(routes),
     now: Date.now,
+    onSnapshotFault: () => undefined,
   };
 }
 
@@ -86,6 +88,16 @@ describe('ROUTE_TABLE', () => {
     const routerUsers = files.filter((file) => /from '@koa\/router'/.test(readFileSync(file, 'utf8'))).sort();
     assert.deepEqual(routerUsers, ['gateway/app.ts', 'gateway/routes/register-routes.ts']);
     assert.doesNotMatch(readFileSync('gateway/app.ts', 'utf8'), /router\.(get|head|post|put|patch|delete|del|all|register|use)\(/);
+  });
+
+  it('declares 503 DATASET_UNAVAILABLE on every route that reads the snapshot: all but liveness, the OpenAPI document and its page', () => {
+    const doc = buildOpenApiDocument(ROUTE_TABLE) as OpenApiDocument;
+    assert.deepEqual(ROUTE_TABLE.filter((route) => route.snapshotIndependent === true).map((route) => route.path), ['/openapi.json', '/docs', '/healthz']);
+    for (const route of ROUTE_TABLE) {
+      const declared = operationOf(doc, openApiPathOf(route.path)).responses['503'];
+      const codes = declared === undefined ? [] : responseCodes(doc, declared);
+      assert.equal(codes.includes('DATASET_UNAVAILABLE'), route.snapshotIndependent !== true, route.path);
+    }
   });
 
   it('gives every licensed route a scope rule and no other route one', () => {
