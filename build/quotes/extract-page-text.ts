@@ -145,8 +145,9 @@ function visibleLength(text: string, atLeast: number): number {
 
 function settle(format: Format, text: string, hasScript: boolean): PageText {
   const visible = visibleLength(text, SHELL_TEXT_CHARS);
-  if (visible === 0) return { kind: 'inconclusive', format, reason: 'page has no text' };
+  // A scripted page with no text at all is a shell too: the scripts are the likelier reason it is empty.
   if (hasScript && visible < SHELL_TEXT_CHARS) return { kind: 'inconclusive', format, reason: 'page text too short (javascript shell?)' };
+  if (visible === 0) return { kind: 'inconclusive', format, reason: 'page has no text' };
   return { kind: 'text', format, text };
 }
 

@@ -138,6 +138,16 @@ describe('extractPageText: what cannot settle a quote', () => {
     assert.deepEqual(await extractPageText(page(shell, 'text/html')), { kind: 'inconclusive', format: 'html', reason: 'page text too short (javascript shell?)' });
   });
 
+  it('a JavaScript shell whose script is a module', async () => {
+    const shell = '<html><body><div id="app"></div><script type="module" src="/main.js"></script></body></html>';
+    assert.deepEqual(await extractPageText(page(shell, 'text/html')), { kind: 'inconclusive', format: 'html', reason: 'page text too short (javascript shell?)' });
+  });
+
+  it('a short page whose only script is JSON-LD data is a page, not a shell', async () => {
+    const short = '<html><head><script type="application/ld+json">{"@type":"GovernmentService"}</script></head><body><p>Roof grants up to $10,000. Call 311.</p></body></html>';
+    assert.deepEqual(await extractPageText(page(short, 'text/html')), { kind: 'text', format: 'html', text: 'Roof grants up to $10,000. Call 311.' });
+  });
+
   it('a short page without scripts is a page, not a shell', async () => {
     const result = await extractPageText(page('<p>Roof grants up to $10,000. Call 311.</p>', 'text/html'));
     assert.deepEqual(result, { kind: 'text', format: 'html', text: 'Roof grants up to $10,000. Call 311.' });
