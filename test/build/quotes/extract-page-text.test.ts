@@ -67,6 +67,12 @@ describe('extractPageText: HTML', () => {
     },
     { what: 'no charset anywhere: windows-1252, the default', page: page(CAFE_PAGE, 'text/html'), quote: CAFE_QUOTE, found: true },
     {
+      what: 'no charset anywhere, but valid UTF-8 bytes: UTF-8',
+      page: page(html('<p>The Café Program pays homeowners’ roof repairs up to $10,000.</p>'), 'text/html'),
+      quote: CAFE_QUOTE,
+      found: true,
+    },
+    {
       what: 'a UTF-8 BOM outranks a wrong Content-Type charset',
       page: page(Uint8Array.from([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(html('<p>The Café Program pays homeowners’ roof repairs up to $10,000.</p>'))]), 'text/html; charset=windows-1252'),
       quote: CAFE_QUOTE,
