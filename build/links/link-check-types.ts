@@ -13,6 +13,8 @@ export interface LinkVerdict {
   pageClass?: 'program' | 'agency';
   /** Which rule decided, for the summary and progress lines; never stored in the corpus. */
   reason: string;
+  /** Set when no request reached the host (DNS or connect failure): the no-network guard counts these. */
+  unreachable?: true;
 }
 
 /** One response as the classifier sees it: the last answer of the redirect chain. */

@@ -25,6 +25,7 @@ export interface LinksCheckFlags {
   retries: string;
   proxy?: string;
   userAgent?: string;
+  allowPrivateAddresses?: boolean;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -66,7 +67,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     });
   }
   const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
-  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost });
+  const policy = { allowPrivateAddresses: flags.allowPrivateAddresses === true };
+  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost, policy });
   let result;
   try {
     result = await checkCorpusLinks(targets, { ...options, userAgent }, {
