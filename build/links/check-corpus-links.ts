@@ -95,6 +95,8 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const store = ({ check, verdict }: { check: LinkCheck; verdict: LinkVerdict }) => {
     deps.record(check);
     add(check, verdict.reason);
+    // A refusal is worth a line of its own: a cited page that sends the checker inward is a finding.
+    if (verdict.refused) deps.progress(`links: ${check.url}: ${verdict.reason}`);
   };
   try {
     await runLinkChecks({

@@ -55,7 +55,8 @@ export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkV
       if (answer.kind === 'proxy-refused') throw answer;
       // A refused destination is named as the hop it was: the cited URL itself, or where it redirected.
       const reason = answer.kind === 'refused' && redirects > 0 ? `refused: redirect to ${answer.detail}` : answer.message;
-      return { outcome: 'inconclusive', httpStatus: null, reason, ...(answer.unreachable ? { unreachable: true } : {}) };
+      const marks = { ...(answer.unreachable ? { unreachable: true as const } : {}), ...(answer.kind === 'refused' ? { refused: true as const } : {}) };
+      return { outcome: 'inconclusive', httpStatus: null, reason, ...marks };
     }
     const { response } = answer;
     const location = header(response.headers.location);
@@ -64,7 +65,7 @@ export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkV
       const inconclusive = (reason: string): LinkVerdict => ({ outcome: 'inconclusive', httpStatus: response.status, reason });
       if (next === undefined) return inconclusive(`redirect to an unusable location ${JSON.stringify(location)}`);
       const scheme = refusedScheme(new URL(next));
-      if (scheme !== undefined) return inconclusive(`refused: redirect to ${scheme}`);
+      if (scheme !== undefined) return { ...inconclusive(`refused: redirect to ${scheme}`), refused: true };
       if (seen.has(next)) return inconclusive(`redirect loop at ${next}`);
       if (redirects === MAX_REDIRECTS) return inconclusive(`more than ${MAX_REDIRECTS} redirects`);
       seen.add(next);

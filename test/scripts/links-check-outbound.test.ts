@@ -71,6 +71,7 @@ describe('hra links check, outbound safety', () => {
       Object.fromEntries(changed.map((change) => [change.url, [change.to, change.httpStatus, change.reason]])),
       Object.fromEntries(urls.map((url) => [url, ['inconclusive', null, REDIRECTS[url]]])),
     );
+    for (const url of urls) assert.ok(run.stderr.includes(`links: ${url}: ${REDIRECTS[url]}\n`), `stderr names the refusal of ${url}`);
     const asked = fixture.requests.map((request) => request.host);
     assert.deepEqual(new Set(asked), new Set(urls.map((url) => new URL(url).host)), 'only the made-up cited hosts reached the proxy');
     assert.equal(fixture.tunnels.length, 0);

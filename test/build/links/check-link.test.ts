@@ -158,17 +158,17 @@ describe('checkLink, refused destinations', () => {
       [`HEAD ${url}`]: [moved('http://127.0.0.1:6379/', 302)],
       'HEAD http://127.0.0.1:6379/': [new RequestFailure('refused', 'loopback address 127.0.0.1')],
     });
-    assert.deepEqual(await checkLink(url, hop.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: redirect to loopback address 127.0.0.1' });
+    assert.deepEqual(await checkLink(url, hop.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: redirect to loopback address 127.0.0.1', refused: true });
     assert.equal(hop.sent.length, 2);
     const cited = scripted({ [`HEAD ${url}`]: [new RequestFailure('refused', 'a.test resolves to private address 10.0.0.8')] });
-    assert.deepEqual(await checkLink(url, cited.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: a.test resolves to private address 10.0.0.8' });
+    assert.deepEqual(await checkLink(url, cited.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: a.test resolves to private address 10.0.0.8', refused: true });
     assert.equal(cited.sent.length, 1);
   });
 
   it('refuses a redirect to another scheme, naming it, without requesting it', async () => {
     for (const [location, scheme] of [['ftp://files.a.test/flyer.pdf', 'ftp:'], ['gopher://127.0.0.1:6379/_INFO', 'gopher:'], ['file:///etc/passwd', 'file:']]) {
       const { deps, sent } = scripted({ [`HEAD ${url}`]: [moved(location as string, 302)] });
-      assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: 302, reason: `refused: redirect to ${scheme} URL (only http and https are fetched)` });
+      assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: 302, reason: `refused: redirect to ${scheme} URL (only http and https are fetched)`, refused: true });
       assert.equal(sent.length, 1);
     }
   });
