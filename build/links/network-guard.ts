@@ -108,7 +108,7 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
         }
         const stopAt = Math.ceil(UNREACHABLE_SHARE * window);
         if (unreachable >= stopAt && hosts.size >= hostsNeeded) {
-          stop(new NetworkUnavailable('first-window', `${unreachable} of the first ${finished} attempts (${hosts.size} hosts) never reached their host (last: ${lastCause})`));
+          stop(new NetworkUnavailable('first-window', `${unreachable} of the first ${finished} attempts (${hostCount(hosts.size)}) never reached their host (last: ${lastCause})`));
         }
         // Decided once a stop is out of reach: too many reached their host, or the window is complete.
         if (finished - unreachable > window - stopAt || finished >= window) {
@@ -126,7 +126,7 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
       held.push(item);
       hosts.add(host);
       if (now - streakStart >= LOST_AFTER_MS && hosts.size >= hostsNeeded) {
-        stop(new NetworkUnavailable('mid-run', `every attempt for ${Math.round((now - streakStart) / 1000)} s (${hosts.size} hosts) failed to reach its host (last: ${lastCause})`));
+        stop(new NetworkUnavailable('mid-run', `every attempt for ${Math.round((now - streakStart) / 1000)} s (${hostCount(hosts.size)}) failed to reach its host (last: ${lastCause})`));
       }
       return [];
     },
@@ -136,4 +136,8 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
       return release();
     },
   };
+}
+
+function hostCount(n: number): string {
+  return n === 1 ? '1 host' : `${n} hosts`;
 }

@@ -128,3 +128,10 @@ describe('createNetworkGuard', () => {
     assert.equal(run.guard.finish().length, 100);
   });
 });
+
+describe('createNetworkGuard, one URL', () => {
+  it('stops a run of one URL whose host cannot be reached: too small to tell a dead site from no network', () => {
+    const guard = createNetworkGuard<string>({ attempts: 1, hosts: 1, viaProxy: false, now: () => 0 });
+    assert.throws(() => guard.accept({ host: 'lapsed.test', verdict: dns, item: 'x' }), /^NetworkUnavailable: 1 of the first 1 attempts \(1 host\) never reached their host/);
+  });
+});
