@@ -36,6 +36,8 @@ export class DestinationRefused extends Error {
 const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
 
+const DOTTED_QUAD = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 // Ranges whose IPv6 address embeds an IPv4 one that the network may end up reaching.
 const EMBEDS_IPV4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
 
@@ -78,8 +80,12 @@ export function refusedUrl(url: string, policy: OutboundPolicy): string | undefi
   }
   const scheme = refusedScheme(parsed);
   if (scheme !== undefined) return scheme;
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (ipaddr.isValid(host)) return refusedAddress(host, policy);
+  const host = parsed.hostname;
+  // After WHATWG parsing an IPv4 host is always dotted decimal and an IPv6 one bracketed; anything else
+  // is a name. Deciding by shape keeps ipaddr.js, which tries every IPv4 and IPv6 form before it fails
+  // on a name, to real literals: this runs for every request.
+  if (host.startsWith('[')) return refusedAddress(host.slice(1, -1), policy);
+  if (DOTTED_QUAD.test(host)) return refusedAddress(host, policy);
   const name = host.replace(/\.$/, '').toLowerCase();
   if (METADATA_NAMES.has(name)) return `cloud metadata host ${name}`;
   // RFC 6761: `localhost` and every name under it are this machine, whatever a resolver says.
