@@ -6,6 +6,8 @@ import type { Dispatcher } from 'undici';
 import type { LinkCheck } from '../corpus/corpus-types.ts';
 import { checkLink } from './check-link.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
+import type { LinkVerdict } from './link-check-types.ts';
+import { createNetworkGuard, NetworkUnavailable } from './network-guard.ts';
 import { createProgressMeter } from './progress-meter.ts';
 import { RequestFailure } from './request-failure.ts';
 import { runLinkChecks } from './run-link-checks.ts';
@@ -39,10 +41,10 @@ export interface LinkRunDeps {
   residentBytes(): number;
 }
 
-/** What a run did; `stopped` is set when the proxy refused connections part-way. */
+/** What a run did; `stopped` is set when the proxy refused connections or the network was gone (network-guard.ts). */
 export interface LinkRunResult {
   tally: LinkRunTally;
-  stopped?: RequestFailure;
+  stopped?: RequestFailure | NetworkUnavailable;
 }
 
 /** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
@@ -86,6 +88,16 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     backoffBaseMs: Math.max(MIN_BACKOFF_MS, options.hostIntervalMs),
     retryAfterCapMs: RETRY_AFTER_CAP_MS,
   };
+  const guard = createNetworkGuard<{ check: LinkCheck; verdict: LinkVerdict }>({
+    attempts: targets.urls.length, hosts: new Set(targets.urls.map((url) => new URL(url).host)).size, viaProxy: deps.viaProxy, now: deps.timers.now,
+  });
+  // Attempts reach the file in completion order, once the guard lets them through.
+  const store = ({ check, verdict }: { check: LinkCheck; verdict: LinkVerdict }) => {
+    deps.record(check);
+    add(check, verdict.reason);
+    // A refusal is worth a line of its own: a cited page that sends the checker inward is a finding.
+    if (verdict.refused) deps.progress(`links: ${check.url}: ${verdict.reason}`);
+  };
   try {
     await runLinkChecks({
       urls: targets.urls,
@@ -97,15 +109,16 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       onResult(url, verdict) {
         const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
         if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
-        deps.record(check);
-        add(check, verdict.reason);
         meter.tick();
+        for (const done of guard.accept({ host: new URL(url).host, verdict, item: { check, verdict } })) store(done);
       },
     });
   } catch (error) {
     if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, stopped: error };
+    if (error instanceof NetworkUnavailable) return { tally, stopped: error };
     throw error;
   }
+  for (const done of guard.finish()) store(done);
   if (targets.urls.length > 0) deps.progress(meter.line());
   return { tally };
 }

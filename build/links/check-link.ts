@@ -4,6 +4,7 @@
  */
 import { classifyResponse } from './classify-response.ts';
 import type { LinkVerdict } from './link-check-types.ts';
+import { refusedScheme } from './outbound-policy.ts';
 import { RequestFailure } from './request-failure.ts';
 import { backoffMs, retryAfterMs } from './retry-delay.ts';
 import { isHtml, type SentResponse } from './send-request.ts';
@@ -52,7 +53,10 @@ export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkV
     const answer = await sendWithRetries(current, method, deps);
     if (answer instanceof RequestFailure) {
       if (answer.kind === 'proxy-refused') throw answer;
-      return { outcome: 'inconclusive', httpStatus: null, reason: answer.message };
+      // A refused destination is named as the hop it was: the cited URL itself, or where it redirected.
+      const reason = answer.kind === 'refused' && redirects > 0 ? `refused: redirect to ${answer.detail}` : answer.message;
+      const marks = { ...(answer.unreachable ? { unreachable: true as const } : {}), ...(answer.kind === 'refused' ? { refused: true as const } : {}) };
+      return { outcome: 'inconclusive', httpStatus: null, reason, ...marks };
     }
     const { response } = answer;
     const location = header(response.headers.location);
@@ -60,6 +64,8 @@ export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkV
       const next = resolveLocation(location, current);
       const inconclusive = (reason: string): LinkVerdict => ({ outcome: 'inconclusive', httpStatus: response.status, reason });
       if (next === undefined) return inconclusive(`redirect to an unusable location ${JSON.stringify(location)}`);
+      const scheme = refusedScheme(new URL(next));
+      if (scheme !== undefined) return { ...inconclusive(`refused: redirect to ${scheme}`), refused: true };
       if (seen.has(next)) return inconclusive(`redirect loop at ${next}`);
       if (redirects === MAX_REDIRECTS) return inconclusive(`more than ${MAX_REDIRECTS} redirects`);
       seen.add(next);
@@ -114,11 +120,10 @@ async function sendWithRetries(url: string, method: 'HEAD' | 'GET', deps: CheckL
   }
 }
 
-/** The absolute http(s) URL a Location names (fragment dropped), or undefined. */
+/** The absolute URL a Location names (fragment dropped), or undefined. */
 function resolveLocation(location: string, base: string): string | undefined {
   try {
     const next = new URL(location, base);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return undefined;
     next.hash = '';
     return next.href;
   } catch {

@@ -1,5 +1,8 @@
 /** The undici dispatcher every link-check request goes through: through a proxy, or straight to sites. */
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { guardDestinations } from './guard-destinations.ts';
+import { createGuardedLookup, type ResolveHost } from './guarded-lookup.ts';
+import type { OutboundPolicy } from './outbound-policy.ts';
 
 /** Options of createLinkDispatcher. */
 export interface LinkDispatcherOptions {
@@ -9,6 +12,10 @@ export interface LinkDispatcherOptions {
   concurrency: number;
   /** Connections per site; the host gate already limits requests, this only bounds sockets. */
   perHost: number;
+  /** Where requests may go (STYLE 29); the proxy itself is the operator's choice and is not judged. */
+  policy: OutboundPolicy;
+  /** The resolver of direct connections (tests inject one); the system's by default. */
+  resolve?: ResolveHost;
 }
 
 /** The dispatcher, and how to let go of every connection it holds. */
@@ -28,12 +35,17 @@ const KEEP_ALIVE_MS = 2_000;
  * dispatcher per site it has seen for as long as it lives (about 23 KB each, measured): a weekly run
  * visits thousands of sites, so memory would grow with the URL list. Tunnels and direct connections
  * are per-site pools that undici drops once their connections close.
+ *
+ * Every request is judged by its URL first (guardDestinations). Direct connections also judge every
+ * address a name resolves to, at connect time (createGuardedLookup); through a proxy the proxy resolves
+ * names, so only the URL check applies.
  */
 export function createLinkDispatcher(options: LinkDispatcherOptions): LinkDispatcher {
   const keepAlive = { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS };
   if (options.proxy === undefined) {
-    const agent = new Agent({ connections: options.perHost, ...keepAlive });
-    return { dispatcher: agent, destroy: () => agent.destroy() };
+    const lookup = createGuardedLookup(options.policy, options.resolve);
+    const agent = new Agent({ connections: options.perHost, ...keepAlive, connect: { lookup } });
+    return { dispatcher: agent.compose(guardDestinations(options.policy)), destroy: () => agent.destroy() };
   }
   const proxyOrigin = new URL(options.proxy).origin;
   const plain = new Pool(proxyOrigin, { connections: options.concurrency, ...keepAlive });
@@ -43,6 +55,6 @@ export function createLinkDispatcher(options: LinkDispatcherOptions): LinkDispat
     if (origin.protocol !== 'http:') return dispatch(opts, handler);
     const headers = { ...(opts.headers as Record<string, string> | undefined), host: origin.host };
     return plain.dispatch({ ...opts, origin: proxyOrigin, path: `${origin.origin}${opts.path}`, headers }, handler);
-  });
+  }, guardDestinations(options.policy)); // the last interceptor is the outermost: the guard sees every request first
   return { dispatcher, destroy: async () => void (await Promise.all([plain.destroy(), tunnels.destroy()])) };
 }

@@ -13,6 +13,10 @@ export interface LinkVerdict {
   pageClass?: 'program' | 'agency';
   /** Which rule decided, for the summary and progress lines; never stored in the corpus. */
   reason: string;
+  /** Set when no request reached the host (DNS or connect failure): the no-network guard counts these. */
+  unreachable?: true;
+  /** Set when the outbound policy refused the cited URL or a redirect (outbound-policy.ts); `reason` names why. */
+  refused?: true;
 }
 
 /** One response as the classifier sees it: the last answer of the redirect chain. */

@@ -1,24 +1,39 @@
 /** Names why a request got no response, and whether trying again could help. */
 
 /** The kinds of failure the outcome rules distinguish; all of them make an attempt `inconclusive`. */
-export type FailureKind = 'timeout' | 'connection' | 'tls' | 'proxy-refused' | 'invalid-url';
+export type FailureKind = 'timeout' | 'connection' | 'dns' | 'tls' | 'proxy-refused' | 'invalid-url' | 'refused';
 
 /** A request that produced no HTTP response. */
 export class RequestFailure extends Error {
   readonly kind: FailureKind;
-  /** Timeouts and connection failures may pass; TLS and URL failures will not, so they are not retried. */
+  /** Timeouts, DNS and connection failures may pass; TLS, URL and policy failures will not, so they are not retried. */
   readonly transient: boolean;
+  /** What went wrong, without the kind. */
+  readonly detail: string;
+  /**
+   * True when the host was never reached: its name did not resolve, or no connection to it (or, through
+   * a proxy, no tunnel) opened. The no-network guard counts these (network-guard.ts).
+   */
+  readonly unreachable: boolean;
 
-  constructor(kind: FailureKind, detail: string) {
+  constructor(kind: FailureKind, detail: string, unreachable = kind === 'dns') {
     super(`${kind}: ${detail}`);
     this.name = 'RequestFailure';
     this.kind = kind;
-    this.transient = kind === 'timeout' || kind === 'connection';
+    this.detail = detail;
+    this.transient = kind === 'timeout' || kind === 'connection' || kind === 'dns';
+    this.unreachable = unreachable;
   }
 }
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH$|ERR_SSL)/;
 const TIMEOUT_CODE = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+// getaddrinfo's answers when a name gives no address: no such name, or no resolver to ask.
+const DNS_CODE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL']);
+// The connection itself did not open: nothing listens, no route, or nothing answered the SYN.
+const CONNECT_CODE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+// A proxy's refusal of a CONNECT tunnel because it could not reach the site (undici's wording).
+const TUNNEL_REFUSED = /Proxy response \((502|503|504)\) !== 200 when HTTP Tunneling/;
 
 /**
  * Turns an error thrown by the HTTP client into a RequestFailure. `viaProxy`: every socket the checker
@@ -27,12 +42,15 @@ const TIMEOUT_CODE = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOU
  */
 export function describeRequestFailure(error: unknown, context: { viaProxy: boolean; timedOut: boolean }): RequestFailure {
   if (error instanceof RequestFailure) return error;
-  if (context.timedOut) return new RequestFailure('timeout', 'no complete answer in time');
   const chain = causes(error);
   const codes = chain.map((one) => (one as { code?: unknown }).code).filter((code): code is string => typeof code === 'string');
   const message = chain.map((one) => (one instanceof Error ? one.message : String(one))).find((text) => text !== '') ?? 'unknown error';
-  if (codes.some((code) => TIMEOUT_CODE.has(code))) return new RequestFailure('timeout', message);
+  if (codes.includes('ERR_HRA_DESTINATION_REFUSED')) return new RequestFailure('refused', message);
+  if (context.timedOut) return new RequestFailure('timeout', 'no complete answer in time');
+  if (codes.some((code) => DNS_CODE.has(code))) return new RequestFailure('dns', message);
+  if (codes.some((code) => TIMEOUT_CODE.has(code))) return new RequestFailure('timeout', message, codes.includes('UND_ERR_CONNECT_TIMEOUT'));
   if (context.viaProxy && codes.includes('ECONNREFUSED')) return new RequestFailure('proxy-refused', message);
+  if (codes.some((code) => CONNECT_CODE.has(code)) || chain.some((one) => one instanceof Error && TUNNEL_REFUSED.test(one.message))) return new RequestFailure('connection', message, true);
   if (codes.some((code) => TLS_CODE.test(code)) || chain.some((one) => (one as { name?: unknown }).name === 'SecureProxyConnectionError')) {
     return new RequestFailure('tls', message);
   }

@@ -6,6 +6,7 @@ import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.t
 import { findCitations } from '../../build/links/find-citations.ts';
 import { LINK_CHECKS_FILE, openLinkCheckLog, type LinkCheckLog } from '../../build/links/link-check-log.ts';
 import { linkUserAgent } from '../../build/links/link-user-agent.ts';
+import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
 import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
@@ -25,6 +26,7 @@ export interface LinksCheckFlags {
   retries: string;
   proxy?: string;
   userAgent?: string;
+  allowPrivateAddresses?: boolean;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -66,7 +68,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     });
   }
   const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
-  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost });
+  const policy = { allowPrivateAddresses: flags.allowPrivateAddresses === true };
+  const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost, policy });
   let result;
   try {
     result = await checkCorpusLinks(targets, { ...options, userAgent }, {
@@ -84,6 +87,10 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     await connections.destroy();
   }
   const { tally, stopped } = result;
+  if (stopped instanceof NetworkUnavailable) {
+    const kept = stopped.phase === 'first-window' ? 'nothing was appended' : `${tally.checked} of ${targets.urls.length} URLs were checked${log ? ' and appended' : ''} before`;
+    throw new CliFailure(`no network: ${stopped.message}; ${kept}; check the resolver and the network${proxy ? ` or --proxy ${proxy}` : ''}, then rerun`);
+  }
   if (stopped) {
     throw new CliFailure(
       `--proxy ${proxy}: refused connections after ${tally.checked} of ${targets.urls.length} URLs were checked` +

@@ -135,7 +135,8 @@ function behave(request: IncomingMessage, response: ServerResponse, target: URL,
     return redirect(302, left > 1 ? `/redirect/${left - 1}/${redirectChain[2]}` : `/${redirectChain[2]}`);
   }
   const toHost = /^\/to-host\/([^/]+)\/(.*)$/.exec(path);
-  if (toHost) return redirect(302, `http://${toHost[1]}/${toHost[2]}`);
+  // Percent-decoded, so a cited URL (no brackets allowed in its path) can redirect to an IPv6 literal.
+  if (toHost) return redirect(302, `http://${decodeURIComponent(toHost[1] as string)}/${toHost[2]}`);
   const retryAfter = /^\/(retry-after|unavailable)\/(\d+)$/.exec(path);
   if (retryAfter) {
     if (nth === 1) return status(retryAfter[1] === 'retry-after' ? 429 : 503, { 'retry-after': retryAfter[2] as string });

@@ -149,3 +149,32 @@ describe('checkLink', () => {
     await assert.rejects(checkLink(url, deps), (error: unknown) => error instanceof RequestFailure && error.kind === 'proxy-refused');
   });
 });
+
+describe('checkLink, refused destinations', () => {
+  const url = 'http://a.test/program';
+
+  it('names a refused redirect as a redirect, and a refused cited URL as itself; neither is retried', async () => {
+    const hop = scripted({
+      [`HEAD ${url}`]: [moved('http://127.0.0.1:6379/', 302)],
+      'HEAD http://127.0.0.1:6379/': [new RequestFailure('refused', 'loopback address 127.0.0.1')],
+    });
+    assert.deepEqual(await checkLink(url, hop.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: redirect to loopback address 127.0.0.1', refused: true });
+    assert.equal(hop.sent.length, 2);
+    const cited = scripted({ [`HEAD ${url}`]: [new RequestFailure('refused', 'a.test resolves to private address 10.0.0.8')] });
+    assert.deepEqual(await checkLink(url, cited.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'refused: a.test resolves to private address 10.0.0.8', refused: true });
+    assert.equal(cited.sent.length, 1);
+  });
+
+  it('refuses a redirect to another scheme, naming it, without requesting it', async () => {
+    for (const [location, scheme] of [['ftp://files.a.test/flyer.pdf', 'ftp:'], ['gopher://127.0.0.1:6379/_INFO', 'gopher:'], ['file:///etc/passwd', 'file:']]) {
+      const { deps, sent } = scripted({ [`HEAD ${url}`]: [moved(location as string, 302)] });
+      assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: 302, reason: `refused: redirect to ${scheme} URL (only http and https are fetched)`, refused: true });
+      assert.equal(sent.length, 1);
+    }
+  });
+
+  it('marks DNS and connect failures as unreachable, for the no-network guard', async () => {
+    const { deps } = scripted({ [`HEAD ${url}`]: [new RequestFailure('dns', 'getaddrinfo EAI_AGAIN a.test')] }, { retries: 0 });
+    assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN a.test', unreachable: true });
+  });
+});

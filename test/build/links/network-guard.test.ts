@@ -1,0 +1,137 @@
+/** The no-network guard's decisions, on a driven clock (the CLI and run tests exercise it over real sockets). */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
+import { createNetworkGuard, LOST_AFTER_MS, NetworkUnavailable } from '../../../build/links/network-guard.ts';
+
+const dns: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN x.test', unreachable: true };
+const live: LinkVerdict = { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200' };
+const badGateway: LinkVerdict = { outcome: 'inconclusive', httpStatus: 502, reason: 'status 502; after 2 retries' };
+
+function guardOf(attempts: number, hosts: number, viaProxy = false) {
+  let clock = 0;
+  const guard = createNetworkGuard<string>({ attempts, hosts, viaProxy, now: () => clock });
+  const recorded: string[] = [];
+  let stopped: NetworkUnavailable | undefined;
+  const feed = (host: string, verdict: LinkVerdict, item = `${host}#${recorded.length}`) => {
+    try {
+      recorded.push(...guard.accept({ host, verdict, item }));
+    } catch (error) {
+      if (!(error instanceof NetworkUnavailable)) throw error;
+      assert.equal(stopped, undefined, 'stops once');
+      stopped = error;
+    }
+  };
+  return { guard, recorded, feed, tick: (ms: number) => (clock += ms), stopped: () => stopped };
+}
+
+describe('createNetworkGuard', () => {
+  it('stops a run whose first attempts all fail at DNS, recording nothing, and ignores what finishes after', () => {
+    const run = guardOf(400, 120);
+    for (let i = 0; i < 45; i += 1) run.feed(`h${i % 20}.test`, dns);
+    assert.equal(run.stopped()?.phase, 'first-window');
+    assert.match(run.stopped()?.message ?? '', /^45 of the first 45 attempts \(20 hosts\) never reached their host \(last: dns: getaddrinfo EAI_AGAIN x\.test\)$/);
+    run.feed('late.test', live);
+    assert.deepEqual(run.recorded, []);
+    assert.deepEqual(run.guard.finish(), []);
+  });
+
+  it('stops a small run in which every host failed (fewer hosts than the usual eight)', () => {
+    const run = guardOf(3, 3);
+    run.feed('a.test', dns);
+    run.feed('b.test', dns);
+    assert.equal(run.stopped(), undefined);
+    run.feed('c.test', dns);
+    assert.equal(run.stopped()?.phase, 'first-window');
+  });
+
+  it('does not stop when the failures stay on fewer than eight hosts', () => {
+    const run = guardOf(60, 30);
+    for (let i = 0; i < 50; i += 1) run.feed(`h${i % 7}.test`, dns);
+    assert.equal(run.stopped(), undefined);
+    assert.equal(run.recorded.length, 50, 'the window closed and let them through');
+  });
+
+  it('lets a healthy run with one dead host through, in completion order, holding back only until the window decides', () => {
+    const run = guardOf(20, 12);
+    const order: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const host = i % 4 === 0 ? 'dead.test' : `h${i}.test`;
+      order.push(`${host}#${i}`);
+      run.feed(host, host === 'dead.test' ? dns : live, `${host}#${i}`);
+    }
+    assert.equal(run.stopped(), undefined);
+    assert.deepEqual([...run.recorded, ...run.guard.finish()], order);
+  });
+
+  it('releases the first window as soon as a stop is out of reach', () => {
+    const run = guardOf(500, 200);
+    for (let i = 0; i < 5; i += 1) run.feed(`ok${i}.test`, live);
+    assert.equal(run.recorded.length, 0, 'five answers of fifty could still be a dead network');
+    run.feed('ok5.test', live);
+    assert.equal(run.recorded.length, 6);
+    run.feed('ok6.test', live);
+    assert.equal(run.recorded.length, 7, 'then each attempt goes through as it finishes');
+  });
+
+  it('counts a 502 as unreachable through a proxy only', () => {
+    const proxied = guardOf(10, 10, true);
+    for (let i = 0; i < 9; i += 1) proxied.feed(`h${i}.test`, badGateway);
+    assert.equal(proxied.stopped()?.phase, 'first-window');
+    const direct = guardOf(10, 10, false);
+    for (let i = 0; i < 10; i += 1) direct.feed(`h${i}.test`, badGateway);
+    assert.equal(direct.stopped(), undefined);
+    assert.equal(direct.recorded.length, 10);
+  });
+
+  it('stops later in a run after a minute of failures on every host, keeping what it recorded before', () => {
+    const run = guardOf(1000, 300);
+    for (let i = 0; i < 60; i += 1) run.feed(`h${i}.test`, live);
+    assert.equal(run.recorded.length, 60);
+    for (let i = 0; i < 12; i += 1) {
+      run.tick(LOST_AFTER_MS / 12);
+      run.feed(`gone${i}.test`, dns);
+    }
+    assert.equal(run.stopped(), undefined, 'eleven twelfths of a minute after the first failure');
+    run.tick(LOST_AFTER_MS / 12);
+    run.feed('gone12.test', dns);
+    assert.equal(run.stopped()?.phase, 'mid-run');
+    assert.match(run.stopped()?.message ?? '', /^every attempt for 60 s \(13 hosts\) failed to reach its host/);
+    assert.equal(run.recorded.length, 60, 'the held failures are not recorded');
+  });
+
+  it('records a streak of failures once any host answers again, in order, and starts the minute afresh', () => {
+    const run = guardOf(1000, 300);
+    for (let i = 0; i < 50; i += 1) run.feed(`h${i}.test`, live);
+    for (let i = 0; i < 10; i += 1) {
+      run.tick(5_000);
+      run.feed(`blip${i}.test`, dns, `blip${i}`);
+    }
+    assert.equal(run.recorded.length, 50);
+    run.feed('back.test', live, 'back');
+    assert.deepEqual(run.recorded.slice(50), [...Array.from({ length: 10 }, (_, i) => `blip${i}`), 'back']);
+    for (let i = 0; i < 10; i += 1) {
+      run.tick(5_000);
+      run.feed(`blip${i}.test`, dns);
+    }
+    assert.equal(run.stopped(), undefined, '45 s since the new streak began');
+  });
+
+  it('does not stop on one dead host at the tail of a run, however long it takes', () => {
+    const run = guardOf(200, 20);
+    for (let i = 0; i < 50; i += 1) run.feed(`h${i % 19}.test`, live);
+    for (let i = 0; i < 100; i += 1) {
+      run.tick(2_000);
+      run.feed('dead.test', dns);
+    }
+    assert.equal(run.stopped(), undefined);
+    assert.equal(run.guard.finish().length, 100);
+  });
+});
+
+describe('createNetworkGuard, one URL', () => {
+  it('stops a run of one URL whose host cannot be reached: too small to tell a dead site from no network', () => {
+    const guard = createNetworkGuard<string>({ attempts: 1, hosts: 1, viaProxy: false, now: () => 0 });
+    assert.throws(() => guard.accept({ host: 'lapsed.test', verdict: dns, item: 'x' }), /^NetworkUnavailable: 1 of the first 1 attempts \(1 host\) never reached their host/);
+  });
+});
