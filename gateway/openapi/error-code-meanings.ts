@@ -30,6 +30,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   RATE_LIMIT_STORAGE_UNAVAILABLE: 'rate-limit storage cannot be reached; licensed routes fail closed',
   ARTIFACT_UNAVAILABLE: 'the requested report artifact is not available in the served revision',
   DATASET_UNAVAILABLE: 'a document the served revision should hold is missing, or change-feed storage cannot be read',
+  CHANGE_FEED_BEHIND_CURSOR: 'the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway\'s newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk',
   SHUTTING_DOWN: 'only from the `/readyz` probe: this gateway is draining before it exits; load balancers send new requests elsewhere',
   INTERNAL_ERROR: 'an unexpected failure; it is logged with the request ID and never detailed to the client',
 };
@@ -63,5 +64,6 @@ export const ERROR_CODE_STATUS: Readonly<Record<ErrorCode, number>> = {
   RATE_LIMIT_STORAGE_UNAVAILABLE: 503,
   ARTIFACT_UNAVAILABLE: 503,
   DATASET_UNAVAILABLE: 503,
+  CHANGE_FEED_BEHIND_CURSOR: 503,
   SHUTTING_DOWN: 503,
 };
