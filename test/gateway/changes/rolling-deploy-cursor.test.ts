@@ -57,10 +57,9 @@ describe('a change-feed walk across gateways on two revisions', () => {
     key = (await store.createKey({ tier: 'commercial' })).key;
     await store.close();
     const common = ['--keys', keysFile, '--cursor-secret', 'rolling-deploy-test-secret', '--port', '0', '--host', '127.0.0.1'];
-    [older, newer] = await Promise.all([
-      serve(['--dataset', buildTestSnapshot(MINI_CORPUS), ...common]),
-      serve(['--dataset', buildTestSnapshot(corpusWithMoreEvents(dir, ADDED_EVENTS)), ...common]),
-    ]);
+    // One after the other, so that `after` stops the first if the second fails to start.
+    older = await serve(['--dataset', buildTestSnapshot(MINI_CORPUS), ...common]);
+    newer = await serve(['--dataset', buildTestSnapshot(corpusWithMoreEvents(dir, ADDED_EVENTS)), ...common]);
   });
   after(async () => {
     await Promise.all([stopServe(older), stopServe(newer)]);
