@@ -147,9 +147,10 @@ export class PostgresKeyCache {
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new KeyStoreUnavailableError(`key store ${where} did not answer within ${deadlineMs} ms`)), deadlineMs);
     });
-    const query = fetchVersionedRow(this.#options.db, digestKey(key)).then(
+    const digest = digestKey(key);
+    const query = fetchVersionedRow(this.#options.db, digest).then(
       (read) => {
-        this.#remember(raw, key, read);
+        this.#remember(raw, digest, read);
         return judgeKeyRow(read.row, now());
       },
       (error: unknown) => {
@@ -173,11 +174,11 @@ export class PostgresKeyCache {
   // for its own request only. One read under a newer version means every other cached row is suspect.
   // A row read from another table than the probe last saw is used once too (the probe settles which is
   // current), and nothing is kept while changes go unannounced.
-  #remember(raw: string, key: WellFormedKey, read: VersionedRow): void {
+  #remember(raw: string, digest: string, read: VersionedRow): void {
     if (this.#listener === undefined || this.#version === undefined) return;
     if (read.table !== this.#table || !this.#announced) return;
     if (read.version > this.#version) this.#observe(read.version);
-    if (read.version === this.#version) this.#rows.set(raw, { row: read.row, digest: digestKey(key) });
+    if (read.version === this.#version) this.#rows.set(raw, { row: read.row, digest });
   }
 
   #observe(version: bigint): void {
