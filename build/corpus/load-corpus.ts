@@ -12,6 +12,7 @@ import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { REPORT_NAMES, reportArtifactSchema, type ReportName } from '../contract/report-artifact-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
+import { checkPublicBaseUrl } from './check-public-base-url.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
@@ -70,6 +71,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   if (manifest) {
     const lineOf = documentLines.get('manifest.json') ?? (() => 0);
     checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, problems);
+    checkPublicBaseUrl(manifest, { file: at('manifest.json').file, lineOf }, problems);
   }
   const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema));
   // A city row with a bad field still names its city: keep its slug so one typo does not cascade into

@@ -1,5 +1,5 @@
 /**
- * The request guards, in order: method, URL length, percent-escapes, Host. Every request passes them before any route is
+ * The request guards, in order: method, URL length, percent-escapes, Host, Transfer-Encoding. Every request passes them before any route is
  * chosen; the Koa app throws their refusal for its error renderer, and the fast path declines a request
  * they refuse, so Koa answers it.
  */
@@ -22,7 +22,13 @@ export const MAX_URL_LENGTH = 8 * 1024;
  * - 400 `MALFORMED_URL` for a request target with a malformed percent-escape, in the path or the query;
  * - 400 `MALFORMED_REQUEST` for an HTTP/1.1 request without `Host` (RFC 9112 3.2). Node would answer it
  *   with an empty 400 of its own; the server turns that off (`requireHostHeader: false`) so the refusal
- *   is ours, as JSON.
+ *   is ours, as JSON;
+ * - 400 `MALFORMED_REQUEST` with `Connection: close` for a `Transfer-Encoding` other than a lone `chunked`.
+ *   RFC 9112 6.3: without chunked as the final coding a request's body length cannot be known, so the
+ *   server must answer 400 and close. Node's parser stops at such a body only after the request is handed
+ *   over, so without this guard the route answered 200 with keep-alive and the connection then hung with
+ *   a pipelined request unanswered. `gzip, chunked` frames correctly, but names a coding this read-only
+ *   API never decodes: refused the same way, and closing is always safe.
  */
 export function requestRefusal(request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersionMajor' | 'httpVersionMinor' | 'headers'>): ApiError | undefined {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -32,6 +38,10 @@ export function requestRefusal(request: Pick<IncomingMessage, 'method' | 'url' |
   if (hasMalformedPercentEscape(request.url ?? '')) return new ApiError(400, 'MALFORMED_URL', 'the request target holds a malformed percent-escape');
   if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1 && request.headers.host === undefined) {
     return new ApiError(400, 'MALFORMED_REQUEST', 'an HTTP/1.1 request must carry a Host header');
+  }
+  const transferEncoding = request.headers['transfer-encoding'];
+  if (transferEncoding !== undefined && transferEncoding.trim().toLowerCase() !== 'chunked') {
+    return new ApiError(400, 'MALFORMED_REQUEST', 'a request\'s Transfer-Encoding must be chunked alone', { headers: { Connection: 'close' } });
   }
   return undefined;
 }

@@ -1,19 +1,19 @@
 /** Echoes a caller's safe `X-Request-ID` or generates one (spec 8). */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { startsLikeKey } from '../keys/key-format.ts';
+import { containsKeyShape } from '../keys/key-format.ts';
 import type { GatewayState } from './gateway-state.ts';
 
 /** Spec 8: 8 to 80 characters, first an ASCII letter or digit, then letters, digits, `.`, `_`, `:`, `-`. */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$/;
 
 /**
- * Whether an offered `X-Request-ID` is safe to adopt: spec 8's characters, and not shaped like an API key.
+ * Whether an offered `X-Request-ID` is safe to adopt: spec 8's characters, and no API key's shape anywhere in it.
  * A key fits spec 8's characters, and a client or proxy that puts one there by mistake would otherwise
  * have its secret written to every log line of the request; spec 8 replaces an unsafe value, and this one is.
  */
 export function isSafeRequestId(offered: string): boolean {
-  return SAFE_REQUEST_ID.test(offered) && !startsLikeKey(offered);
+  return SAFE_REQUEST_ID.test(offered) && !containsKeyShape(offered);
 }
 
 /** The request id of a request: the offered `X-Request-ID` when it is safe, else a fresh UUID. */

@@ -39,14 +39,15 @@ const keyPrefix = `hra_([${Object.values(tierLetters).join('')}])_`;
 const keyPattern = new RegExp(`^(${keyPrefix}[0-9A-Za-z]{${keyBodyLength}})([0-9A-Za-z]{${keyChecksumLength}})$`);
 const keyIdPattern = /^key_[0-9A-Za-z]{12}$/;
 
-const keyPrefixPattern = new RegExp(`^${keyPrefix}`, 'i');
+// Unanchored: a key glued behind anything (`x-hra_c_...`, `req.HRA_C_...`) is still a key.
+const keyPrefixAnywherePattern = new RegExp(keyPrefix, 'i');
 
 /**
- * True when `raw` starts like a key, in any letter case: a secret, or a near-miss of one, which must not be
- * copied where keys never go (a request id, which is logged and echoed).
+ * True when `raw` holds a key's beginning anywhere, in any letter case: a secret, or a near-miss of one,
+ * which must not be copied where keys never go (a request id, which is logged and echoed).
  */
-export function startsLikeKey(raw: string): boolean {
-  return keyPrefixPattern.test(raw);
+export function containsKeyShape(raw: string): boolean {
+  return keyPrefixAnywherePattern.test(raw);
 }
 
 /** The checksum of a key's `hra_<letter>_<body>` part. */

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { KeyStoreFileEvent } from './follow-key-store-file.ts';
 import type { KeyStore } from './key-store.ts';
 import { openKeyStore } from './sqlite-key-store.ts';
-import type { KeyCacheBounds } from './postgres-key-cache.ts';
+import type { KeyCacheBounds } from './postgres-key-cache-bounds.ts';
 
 /** The two kinds of key store, as readiness and the logs name them. */
 export type KeyStoreScheme = 'sqlite' | 'postgres';

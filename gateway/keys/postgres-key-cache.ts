@@ -9,48 +9,29 @@
  * the cache. Rows are served from the cache only while that connection is up and the last successful
  * probe began less than `staleAfterMs` ago: past that, nothing cached is trusted.
  *
+ * What the trigger cannot announce is caught too (postgres-key-reads.ts): the probe also reads the
+ * table's identity and the trigger's state, so a dropped, restored, truncated or replaced table, or a
+ * disabled trigger, empties the cache within one probe; while the trigger is off nothing is cached. A
+ * change made with the trigger off and back on in one transaction leaves no trace but the rows
+ * themselves: every `rowRevalidateEveryMs` the cached rows are read again, and a row that differs is
+ * dropped.
+ *
  * Failing closed: while the listening connection is down, lookups throw at once (503, no waiting on a
  * connect timeout) and a reconnect is tried every `revalidateEveryMs`. A miss while it is up asks the
  * database through the pool, bounded by `lookupDeadlineMs`.
  */
 import pg from 'pg';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { judgeKeyRow } from './judge-key-row.ts';
+import { defaultKeyCacheBounds, type KeyCacheBounds } from './postgres-key-cache-bounds.ts';
 import { KeyStoreUnavailableError } from './key-errors.ts';
 import { digestKey, parseKeyShape, type WellFormedKey } from './key-format.ts';
-import type { KeyLookupResult, KeyRowForVerdict } from './key-lookup.ts';
+import type { KeyLookupResult } from './key-lookup.ts';
 import { keyChangeChannel, type PostgresKeyStoreDatabase } from './postgres-key-migrations.ts';
-
-/** The time bounds of the cache, in milliseconds, and its size in rows. */
-export interface KeyCacheBounds {
-  /** How often the listening connection reads the store version (and a lost one is reconnected). */
-  readonly revalidateEveryMs: number;
-  /** Cached rows are not served once the last successful probe began longer ago than this. */
-  readonly staleAfterMs: number;
-  /** A probe not answered within this ends the listening connection. */
-  readonly probeTimeoutMs: number;
-  /** A request waiting on a cache miss gives up (503) after this. */
-  readonly lookupDeadlineMs: number;
-  /** Opening the listening connection gives up after this. */
-  readonly connectTimeoutMs: number;
-  /** Rows kept, least recently used evicted first (about 300 bytes each). */
-  readonly maxRows: number;
-}
-
-/**
- * Defaults meeting the issue's bounds: a change reaches every gateway within 1 s even if its
- * notification is lost (probe every 250 ms), a store that stops answering stops cached keys within 1 s,
- * and a request never waits on the store for more than 50 ms.
- */
-export const defaultKeyCacheBounds: KeyCacheBounds = {
-  revalidateEveryMs: 250,
-  staleAfterMs: 1000,
-  probeTimeoutMs: 500,
-  lookupDeadlineMs: 50,
-  connectTimeoutMs: 1000,
-  maxRows: 10_000,
-};
+import {
+  fetchRowsByDigest, fetchVersionedRow, readKeyStoreState, sameStoredRow, type KeyStoreState, type StoredKeyRow, type VersionedRow,
+} from './postgres-key-reads.ts';
 
 /** How to start a key cache. */
 export interface PostgresKeyCacheOptions {
@@ -69,25 +50,10 @@ export interface PostgresKeyCacheOptions {
   readonly onStatus?: (status: 'listening' | 'lost', detail: string) => void;
 }
 
-/** A row as cached: `null` for a well-formed key the store does not hold. */
-type CachedRow = KeyRowForVerdict | null;
-
-/** One lookup's row read together with the store version it was read under (one snapshot). */
-interface VersionedRow {
-  readonly version: bigint;
-  readonly row: CachedRow;
-}
-
-/** Reads the row of `digest` and the store version in one statement, so both come from one snapshot. */
-export async function fetchVersionedRow(db: Kysely<PostgresKeyStoreDatabase>, digest: string): Promise<VersionedRow> {
-  const { rows } = await sql<{ version: string } & { [K in keyof KeyRowForVerdict]: KeyRowForVerdict[K] | null }>`
-    SELECT s.version, k.id, k.tier, k.cities, k.created_at, k.expires_at, k.revoked_at
-    FROM key_store_state s LEFT JOIN api_keys k ON k.secret_digest = ${digest}`.execute(db);
-  const found = rows[0];
-  if (found === undefined) throw new KeyStoreUnavailableError('key store has no key_store_state row');
-  const { version, id, tier, cities, created_at, expires_at, revoked_at } = found;
-  const row = id === null || tier === null || created_at === null ? null : { id, tier, cities, created_at, expires_at, revoked_at };
-  return { version: BigInt(version), row };
+/** A cached row and the digest it was read by (the revalidation reads it again by that digest). */
+interface CachedRow {
+  readonly row: StoredKeyRow;
+  readonly digest: string;
 }
 
 /** The row cache of one gateway; `start` resolves once it listens, or throws `KeyStoreUnavailableError`. */
@@ -95,17 +61,22 @@ export class PostgresKeyCache {
   readonly #options: PostgresKeyCacheOptions;
   readonly #bounds: KeyCacheBounds;
   readonly #elapsed: () => number;
-  readonly #rows: LRUCache<string, { row: CachedRow }>;
+  readonly #rows: LRUCache<string, CachedRow>;
   /** Lookups waiting on the database, by presented key: concurrent misses for one key share one query. */
   readonly #pending = new Map<string, Promise<KeyLookupResult>>();
   /** The version the cached rows were read under; undefined while not listening. */
   #version: bigint | undefined;
+  /** The table identity they were read from, and whether changes to it are announced (see KeyStoreState). */
+  #table: string | null = null;
+  #announced = false;
   #listener: pg.Client | undefined;
   #confirmedAt = Number.NEGATIVE_INFINITY;
   #lostBecause = 'not connected yet';
   #ticking = false;
+  #revalidating = false;
   #closed = false;
   readonly #timer: NodeJS.Timeout;
+  readonly #rowTimer: NodeJS.Timeout;
 
   private constructor(options: PostgresKeyCacheOptions) {
     this.#options = options;
@@ -114,6 +85,8 @@ export class PostgresKeyCache {
     this.#rows = new LRUCache({ max: this.#bounds.maxRows });
     this.#timer = setInterval(() => void this.#tick(), this.#bounds.revalidateEveryMs);
     this.#timer.unref();
+    this.#rowTimer = setInterval(() => void this.#revalidateRows(), this.#bounds.rowRevalidateEveryMs);
+    this.#rowTimer.unref();
   }
 
   /** Starts the cache and its listening connection; throws `KeyStoreUnavailableError` when it cannot listen. */
@@ -154,6 +127,7 @@ export class PostgresKeyCache {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
+    clearInterval(this.#rowTimer);
     const listener = this.#listener;
     this.#listener = undefined;
     this.#rows.clear();
@@ -173,9 +147,10 @@ export class PostgresKeyCache {
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new KeyStoreUnavailableError(`key store ${where} did not answer within ${deadlineMs} ms`)), deadlineMs);
     });
-    const query = fetchVersionedRow(this.#options.db, digestKey(key)).then(
+    const digest = digestKey(key);
+    const query = fetchVersionedRow(this.#options.db, digest).then(
       (read) => {
-        this.#remember(raw, read);
+        this.#remember(raw, digest, read);
         return judgeKeyRow(read.row, now());
       },
       (error: unknown) => {
@@ -197,16 +172,47 @@ export class PostgresKeyCache {
 
   // A row read under an older version than the cache's may predate a change the cache already saw: used
   // for its own request only. One read under a newer version means every other cached row is suspect.
-  #remember(raw: string, read: VersionedRow): void {
+  // A row read from another table than the probe last saw is used once too (the probe settles which is
+  // current), and nothing is kept while changes go unannounced.
+  #remember(raw: string, digest: string, read: VersionedRow): void {
     if (this.#listener === undefined || this.#version === undefined) return;
+    if (read.table !== this.#table || !this.#announced) return;
     if (read.version > this.#version) this.#observe(read.version);
-    if (read.version === this.#version) this.#rows.set(raw, { row: read.row });
+    if (read.version === this.#version) this.#rows.set(raw, { row: read.row, digest });
   }
 
   #observe(version: bigint): void {
     if (version === this.#version) return;
     this.#rows.clear();
     this.#version = version;
+  }
+
+  #observeState(state: KeyStoreState): void {
+    if (state.table !== this.#table || state.announced !== this.#announced) {
+      this.#rows.clear();
+      this.#table = state.table;
+      this.#announced = state.announced;
+    }
+    this.#observe(state.version);
+  }
+
+  // Reads every cached row again and drops those that changed (or vanished, or appeared for a cached
+  // unknown key). A failed read drops everything: a row not confirmed for this long is not served.
+  async #revalidateRows(): Promise<void> {
+    if (this.#revalidating || this.#closed || this.#listener === undefined || this.#rows.size === 0) return;
+    this.#revalidating = true;
+    const checked = [...this.#rows.entries()];
+    try {
+      const current = await fetchRowsByDigest(this.#options.db, checked.map(([, cached]) => cached.digest));
+      for (const [raw, cached] of checked) {
+        // An entry replaced meanwhile was read after this revalidation began: it is newer than `current`.
+        if (this.#rows.peek(raw) === cached && !sameStoredRow(cached.row, current.get(cached.digest) ?? null)) this.#rows.delete(raw);
+      }
+    } catch {
+      this.#rows.clear();
+    } finally {
+      this.#revalidating = false;
+    }
   }
 
   async #listen(): Promise<void> {
@@ -227,10 +233,12 @@ export class PostgresKeyCache {
       await client.connect();
       await client.query(`LISTEN ${keyChangeChannel}`);
       const started = this.#elapsed();
-      const version = await this.#probe(client);
+      const state = await readKeyStoreState(client);
       if (this.#closed) throw new Error('the key cache was closed');
       this.#listener = client;
-      this.#version = version;
+      this.#version = state.version;
+      this.#table = state.table;
+      this.#announced = state.announced;
       this.#rows.clear();
       this.#confirmedAt = started;
     } catch (error) {
@@ -238,13 +246,6 @@ export class PostgresKeyCache {
       throw error;
     }
     this.#options.onStatus?.('listening', `listening for key changes on ${this.#options.where}`);
-  }
-
-  async #probe(client: pg.Client): Promise<bigint> {
-    const { rows } = await client.query<{ version: string }>('SELECT version FROM key_store_state');
-    const version = rows[0]?.version;
-    if (version === undefined) throw new Error('key_store_state has no row');
-    return BigInt(version);
   }
 
   async #tick(): Promise<void> {
@@ -256,9 +257,9 @@ export class PostgresKeyCache {
         await this.#listen();
       } else {
         const started = this.#elapsed();
-        const version = await this.#probe(client);
+        const state = await readKeyStoreState(client);
         if (client === this.#listener) {
-          this.#observe(version);
+          this.#observeState(state);
           this.#confirmedAt = started;
         }
       }

@@ -22,6 +22,9 @@ export interface PostgresKeyStoreDatabase extends KeyStoreDatabase {
 /** The channel every change to `api_keys` is announced on, with the new store version as payload. */
 export const keyChangeChannel = 'key_store_changed';
 
+/** The trigger migration 0001 puts on `api_keys` to announce its changes; while it is absent or disabled, nothing is announced. */
+export const keyChangeTrigger = 'api_keys_changed';
+
 // Each migration spells out its DDL instead of reusing key-store-schema.ts: a migration that has run on a
 // shared database must never change, whatever later happens to the SQLite layout.
 const migrations: Readonly<Record<string, Migration>> = {

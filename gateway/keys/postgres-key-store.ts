@@ -18,7 +18,9 @@ import type { KeyPolicyRequest } from './key-policy.ts';
 import type { KeyStoreDatabase } from './key-store-schema.ts';
 import type { IssuedKey, KeyStore, RevokedKey } from './key-store.ts';
 import { issueKey, listStoredKeys, newKeyRow, revokeStoredKey, rotateStoredKey } from './key-store-writes.ts';
-import { fetchVersionedRow, PostgresKeyCache, type KeyCacheBounds } from './postgres-key-cache.ts';
+import { PostgresKeyCache } from './postgres-key-cache.ts';
+import type { KeyCacheBounds } from './postgres-key-cache-bounds.ts';
+import { fetchVersionedRow } from './postgres-key-reads.ts';
 import { migratePostgresKeyStore, type PostgresKeyStoreDatabase } from './postgres-key-migrations.ts';
 
 /** How to open the PostgreSQL key store. */

@@ -30,7 +30,8 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   AUTH_STORAGE_UNAVAILABLE: 'the key store cannot be read; no licensed data is served unvalidated',
   RATE_LIMIT_STORAGE_UNAVAILABLE: 'rate-limit storage cannot be reached; licensed routes fail closed',
   ARTIFACT_UNAVAILABLE: 'the requested report artifact is not available in the served revision',
-  DATASET_UNAVAILABLE: 'the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read, or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place',
+  DATASET_UNAVAILABLE: 'the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place',
+  CHANGE_FEED_BEHIND_CURSOR: 'the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway\'s newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk',
   SHUTTING_DOWN: 'only from the `/readyz` probe: this gateway is draining before it exits; load balancers send new requests elsewhere',
   INTERNAL_ERROR: 'an unexpected failure; it is logged with the request ID and never detailed to the client',
 };
@@ -65,5 +66,6 @@ export const ERROR_CODE_STATUS: Readonly<Record<ErrorCode, number>> = {
   RATE_LIMIT_STORAGE_UNAVAILABLE: 503,
   ARTIFACT_UNAVAILABLE: 503,
   DATASET_UNAVAILABLE: 503,
+  CHANGE_FEED_BEHIND_CURSOR: 503,
   SHUTTING_DOWN: 503,
 };

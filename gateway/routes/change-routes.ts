@@ -14,6 +14,11 @@
  * - A request examines at most max(4 x limit, 1000) raw rows; `note` says so when a page stops short of
  *   `limit` with `hasMore` true (possibly with no changes at all), and is null otherwise.
  * - Storage failures while reading events are a 503 DATASET_UNAVAILABLE, never an empty feed (spec 7).
+ * - A cursor whose bound is above this snapshot's newest event was issued by a newer revision (a rolling
+ *   deploy puts gateways of two revisions behind one balancer, sharing the cursor secret). Reading it here
+ *   would page past events this file lacks, below the bound the body then claims, silently skipping them:
+ *   it is a 503 CHANGE_FEED_BEHIND_CURSOR with Retry-After, so the client retries (likely on a newer
+ *   gateway). Events are append-only, so an older cursor on a newer snapshot stays exact.
  */
 import { LRUCache } from 'lru-cache';
 import type { ScopeRule } from '../access/licensed-access.ts';
@@ -29,6 +34,9 @@ import { jsonReply } from '../pipeline/json-reply.ts';
 import { DATASET_RETRY_AFTER_SECONDS } from '../snapshot/dataset-unavailable.ts';
 import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { RouteHandlerFactory } from './route-entry.ts';
+
+/** Seconds a client waits before retrying a cursor this gateway is behind: about one host's turn in a rolling deploy. */
+export const BEHIND_CURSOR_RETRY_SECONDS = 5;
 
 /** Trial keys must name one of their cities in `city` (spec 5.6); the slug is checked before metering. */
 export const CHANGE_FEED_SCOPE: ScopeRule = { city: (request) => changeFeedCity(parseQuery(request.querystring)), trialCityRequired: true };
@@ -63,6 +71,9 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
     // A first page freezes the newest id as the walk's bound (rule 3); later pages carry it in the cursor.
     const maxId = snapshot.maxChangeId();
     const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorSecret);
+    if (position.snapshotMaxId > maxId) {
+      throw new ApiError(503, 'CHANGE_FEED_BEHIND_CURSOR', `this cursor was issued by a newer revision than ${snapshot.revision}, which holds events up to ${maxId} only; retry the same request`, { retryAfter: BEHIND_CURSOR_RETRY_SECONDS });
+    }
     const page = readStored(() =>
       readChangePage((pageRequest) => snapshot.changes(pageRequest), { ...position, city: query.city, sinceMillis: query.sinceMillis, limit: query.limit }),
     );

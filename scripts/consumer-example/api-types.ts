@@ -306,6 +306,8 @@ export interface paths {
          *
          *     Change rows carry no scope field: reconcile each `programId` with the scoped program endpoint before downstream use.
          *
+         *     During a rolling deploy a cursor may reach a gateway still serving an older revision, whose newest event is below the cursor's `snapshotMaxId`: it answers 503 `CHANGE_FEED_BEHIND_CURSOR` with `Retry-After`, never a page that would skip events. Retry the same request; a cursor from an older revision keeps working on a newer one.
+         *
          *     Requires `X-Api-Key`. Metered per key under its tier's minute and day windows; 400, 401 and 403 refusals before the key is accepted are metered per client address under the public limit, never against a key.
          */
         get: operations["listChanges"];
@@ -2409,6 +2411,7 @@ export interface operations {
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
              *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `CHANGE_FEED_BEHIND_CURSOR`: the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway's newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk.
              */
             503: {
                 headers: {
@@ -2428,7 +2431,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE" | "CHANGE_FEED_BEHIND_CURSOR";
                     };
                 };
             };

@@ -56,7 +56,12 @@ describe('hostile headers', () => {
       { weight: 1, arbitrary: fc.array(fc.constantFrom(keys.commercial, keys.trial, '', 'hra_c_x'), { minLength: 2, maxLength: 3 }).map((value) => ({ value })) },
     );
     // Keys offered as request ids too (a client's or a proxy's mistake): never adopted, never echoed.
-    const keyAsId = fc.constantFrom(keys.commercial, keys.trial, keys.revoked, keys.commercial.toUpperCase(), `${keys.nonprofit}.retry-1`);
+    const keyAsId = fc.oneof(
+      fc.constantFrom(keys.commercial, keys.trial, keys.revoked, keys.commercial.toUpperCase(), `${keys.nonprofit}.retry-1`),
+      // A key shape anywhere in a value that otherwise fits spec 8: behind a prefix, in any letter case.
+      fc.tuple(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,20}$/), fc.constantFrom('hra_c_', 'HRA_T_', 'hRa_n_', `hra_c_${keys.commercial}`, keys.trial), fc.stringMatching(/^[A-Za-z0-9._:-]{0,20}$/))
+        .map(([before, shape, after]) => `${before}${shape}${after}`),
+    );
     const requestId = fc.option(fc.oneof(fc.stringMatching(SAFE_REQUEST_ID), keyAsId, junk(100), huge), { freq: 3 });
     const ifNoneMatch = fc.option(fc.oneof(fc.constantFrom('*', 'W/"x"', '""', '"', 'W/', ',,,', sampleEtag, `W/${sampleEtag}`, `"a", ${sampleEtag}`), junk(60), huge), { freq: 2 });
     const forwardedFor = fc.option(fc.oneof(fc.constantFrom('1.2.3.4', '::1', '1.2.3.4, 5.6.7.8', 'unknown', ',', '999.999.999.999', '[::1]:80'), junk(60), huge), { freq: 2 });

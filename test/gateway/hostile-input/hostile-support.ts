@@ -82,6 +82,8 @@ export function assertWellBehaved(response: RawResponse, sent: SentRequest): voi
   // Refusals of the HTTP layer (Connection: close) come before any header is read, so they cannot echo.
   // An offered id shaped like a key is never adopted: the secret would reach the log and the response.
   if (sent.offeredRequestId !== undefined && !isSafeRequestId(sent.offeredRequestId)) assert.notEqual(requestId, sent.offeredRequestId, `an unsafe X-Request-ID is replaced: ${context}`);
+  // Checked apart from isSafeRequestId, so that a filter too narrow fails here: no key's start anywhere, any case.
+  assert.doesNotMatch(requestId, /hra_[tnc]_/i, `no key shape in the X-Request-ID echoed: ${context}`);
   if (sent.offeredRequestId !== undefined && isSafeRequestId(sent.offeredRequestId) && header(response, 'connection') !== 'close') {
     assert.equal(requestId, sent.offeredRequestId, `a safe X-Request-ID is echoed: ${context}`);
   }

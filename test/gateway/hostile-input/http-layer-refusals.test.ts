@@ -138,6 +138,26 @@ describe('HTTP-layer refusals', () => {
     assert.equal(parseResponse(await rawExchange(port, 'GET /api/sample HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n')).status, 200);
   });
 
+  // RFC 9112 6.3: a request's body length is known only when chunked is its final (here: only) coding.
+  for (const coding of ['xchunked', 'gzip', 'chunked, gzip', 'gzip, chunked', 'identity', 'chunked, chunked']) {
+    for (const path of ['/api/sample', '/api/cities', '/api/cities/']) {
+      it(`answers Transfer-Encoding: ${coding} on ${path} with 400 and closes, leaving a pipelined request unanswered`, async () => {
+        const pipelined = `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${gateway.keys.commercial}\r\nTransfer-Encoding: ${coding}\r\n\r\n`
+          + `GET /api/sample HTTP/1.1\r\nHost: x\r\n\r\n`;
+        const text = await rawExchange(port, pipelined);
+        assert.equal(text.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, `one answer, then the connection closes: ${text.slice(0, 300)}`);
+        const response = parseResponse(text);
+        assertJsonError(response, 400, 'MALFORMED_REQUEST');
+        assert.equal(response.headers.get('connection'), 'close');
+      });
+    }
+  }
+
+  it('serves a chunked request and the request pipelined behind it', async () => {
+    const text = await rawExchange(port, 'GET /api/sample HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\nGET /api/sample HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.deepEqual(text.match(/HTTP\/1\.1 \d{3} /g), ['HTTP/1.1 200 ', 'HTTP/1.1 200 ']);
+  });
+
   it('echoes a safe X-Request-ID on a 414 the app answers', async () => {
     const response = parseResponse(await rawExchange(port, `GET /${long(9_000)} HTTP/1.1\r\nHost: x\r\nX-Request-ID: long-url-0001\r\nConnection: close\r\n\r\n`));
     assertJsonError(response, 414, 'URI_TOO_LONG');

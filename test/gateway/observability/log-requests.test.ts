@@ -89,6 +89,23 @@ describe('logRequests', () => {
     assert.equal(captured.text().includes(gateway.keys.nonprofit), false, 'the key reached the log');
   });
 
+  it('never adopts an X-Request-ID holding a key shape anywhere, in any case', async () => {
+    const key = gateway.keys.commercial;
+    // A key glued behind a spec 8 prefix, a near-miss after another letter, a shouted key in the middle.
+    const offered = [`hra-c-${key}`, 'xhra_c_foo', `req.${key.toUpperCase()}.1`, `trace-Hra_N_${key.slice(6)}`];
+    for (const id of offered) {
+      for (const path of ['/api/cities', '/api/cities/', '/api/programs/zeta']) {
+        const response = await gateway.get(path, { key, headers: { 'X-Request-ID': id } });
+        await response.arrayBuffer();
+        const echoed = response.headers.get('x-request-id') ?? '';
+        assert.match(echoed, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, `${path} ${id}: a generated id`);
+        assert.equal(lastRequestLine().requestId, echoed, path);
+      }
+      assert.equal(captured.text().includes(id), false, `${id} reached the log`);
+    }
+    assert.equal(captured.text().toLowerCase().includes(key.slice(6).toLowerCase()), false, 'the key body reached the log');
+  });
+
   it('never writes a key, a query string or a header value', () => {
     const text = captured.text();
     for (const key of Object.values(gateway.keys)) assert.equal(text.includes(key), false, 'a plaintext key in the log');
