@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
-import { openKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { BEHIND_CURSOR_RETRY_SECONDS } from '../../../gateway/routes/change-routes.ts';
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../../support/start-test-gateway.ts';
