@@ -6,6 +6,7 @@ import type { ConfidenceTier, LinkStatus } from '../contract/vocab-enums.ts';
 import type { LinkCheck, QuoteCheck, SourceReview } from '../corpus/corpus-types.ts';
 import { findQuotedAmount, type QuotedAmount } from './find-quoted-amount.ts';
 import type { Freshness } from './freshness-types.ts';
+import { latestReview } from './latest-review.ts';
 import { mechanicalQuoteVerdict } from './mechanical-quote-verdict.ts';
 import { utcDayNumber } from './utc-day-number.ts';
 
@@ -70,7 +71,7 @@ export function deriveFreshness(inputs: FreshnessInputs): Freshness {
   const check = inputs.url === null ? undefined : latest(inputs.linkChecks, (c) => c.checkedAt);
   const linkStatus: LinkStatus = check === undefined || check.outcome === 'inconclusive' ? 'unchecked' : check.outcome;
   const lastChecked = check?.checkedAt ?? null;
-  const review = latest(inputs.reviews, (r) => r.reviewedAt);
+  const review = latestReview(inputs.reviews);
 
   if (review === undefined) {
     const confidence = chooseConfidence(inputs.isFederalCanonical, linkStatus, check, false, false);

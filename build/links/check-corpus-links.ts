@@ -3,8 +3,10 @@
  * finishes, progress reported, and a summary of what moved.
  */
 import type { Dispatcher } from 'undici';
-import type { LinkCheck } from '../corpus/corpus-types.ts';
+import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
 import { checkLink } from './check-link.ts';
+import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
 import { createProgressMeter } from './progress-meter.ts';
 import { RequestFailure } from './request-failure.ts';
@@ -12,6 +14,8 @@ import { runLinkChecks } from './run-link-checks.ts';
 import type { LinkTargets } from './select-link-targets.ts';
 import { sendRequest } from './send-request.ts';
 import { createLinkRunTally, type LinkRunTally } from './summarize-link-run.ts';
+import type { LinkVerdict } from './link-check-types.ts';
+import type { BodyRead } from './send-request.ts';
 
 /** The run's settings (the command's flags, parsed). */
 export interface LinkRunOptions {
@@ -23,6 +27,8 @@ export interface LinkRunOptions {
   timeoutMs: number;
   retries: number;
   userAgent: string;
+  /** Pages whose text is extracted at once (PDF parsing is CPU- and memory-bound, unlike fetching). */
+  extractConcurrency: number;
 }
 
 /** The run's connections to the world. */
@@ -32,6 +38,10 @@ export interface LinkRunDeps {
   viaProxy: boolean;
   /** Stores one finished attempt (the appender, or the dry run's printer). */
   record(check: LinkCheck): void;
+  /** Stores one finished quote check, after its URL's attempt. */
+  recordQuote(check: QuoteCheck): void;
+  /** Extracts a fetched page's text (build/quotes); its calls are limited to `extractConcurrency` at once. */
+  extract: ExtractText;
   timers: GateTimers;
   wallNow(): number;
   random(): number;
@@ -42,6 +52,8 @@ export interface LinkRunDeps {
 /** What a run did; `stopped` is set when the proxy refused connections part-way. */
 export interface LinkRunResult {
   tally: LinkRunTally;
+  /** Quote checks made, by outcome. */
+  quotes: Record<QuoteCheck['outcome'], number>;
   stopped?: RequestFailure;
 }
 
@@ -66,11 +78,11 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
     'accept-encoding': 'identity',
   };
-  const send = async (url: string, method: 'HEAD' | 'GET', readBody: boolean) => {
+  const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
     const release = await gate.acquire(new URL(url).host);
     try {
       return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, readBody, bodyCap: BODY_CAP_BYTES,
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES,
       });
     } finally {
       release();
@@ -86,6 +98,17 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     backoffBaseMs: Math.max(MIN_BACKOFF_MS, options.hostIntervalMs),
     retryAfterCapMs: RETRY_AFTER_CAP_MS,
   };
+  const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
+  const extracting = createLimiter(options.extractConcurrency);
+  const extract: ExtractText = (page) => extracting(() => deps.extract(page));
+  // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
+  const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
+    const tasks = targets.quotes.due.get(url);
+    const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
+    const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+    delete verdict.page;
+    return { verdict, quoteChecks };
+  };
   try {
     await runLinkChecks({
       urls: targets.urls,
@@ -93,19 +116,23 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       perHost: options.perHost,
       readyAt: (host) => gate.readyAt(host),
       timers: deps.timers,
-      check: (url) => checkLink(url, linkDeps),
-      onResult(url, verdict) {
+      check: visit,
+      onResult(url, { verdict, quoteChecks }) {
         const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
         if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
         deps.record(check);
+        for (const quoteCheck of quoteChecks) {
+          deps.recordQuote(quoteCheck);
+          quotes[quoteCheck.outcome] += 1;
+        }
         add(check, verdict.reason);
         meter.tick();
       },
     });
   } catch (error) {
-    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, stopped: error };
+    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, stopped: error };
     throw error;
   }
   if (targets.urls.length > 0) deps.progress(meter.line());
-  return { tally };
+  return { tally, quotes };
 }
