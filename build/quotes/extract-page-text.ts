@@ -1,0 +1,154 @@
+/**
+ * The text a person reads on a fetched page, HTML, PDF or plain text, or why there is none to judge a quote
+ * against (issue 22 item 2). The fetcher reads at most `capFor(contentType) + 1` bytes (decoded from any
+ * Content-Encoding) and says whether it stopped early; everything after that is here.
+ */
+import { MIMEType } from 'node:util';
+import { legacyHookDecode } from '@exodus/bytes/encoding.js';
+import { decodeHtml } from './decode-html.ts';
+import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
+import { htmlVisibleText } from './html-visible-text.ts';
+import { normalizeForMatch } from './normalize-for-match.ts';
+
+/** A response body as the fetcher read it. */
+export interface FetchedPage {
+  /** The bytes read: at most the cap + 1 byte, so an over-cap body is detectable. */
+  body: Uint8Array;
+  /** The response's Content-Type header, raw. */
+  contentType: string | null;
+  /** False when the reader stopped at the cap (the body was larger). */
+  complete: boolean;
+}
+
+/** The page's text, not yet normalized, or why the page cannot settle whether a quote is on it. */
+export type PageText =
+  | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string }
+  | { kind: 'inconclusive'; format: 'html' | 'pdf' | 'text' | 'other'; reason: string };
+
+/** Limits for extraction; the PDF ones apply when no `pdfExtractor` is given. */
+export interface ExtractOptions {
+  /** Longest one PDF may take (default 20000 ms). */
+  pdfTimeoutMs?: number;
+  /** Heap cap of the PDF worker thread, in MiB (default 256). */
+  pdfMaxHeapMb?: number;
+  /**
+   * Workers to read PDFs on, kept across pages (createPdfTextExtractor; the caller closes it). Without one a
+   * worker thread is started for this PDF and terminated after it, which costs pdf.js's start-up each time.
+   */
+  pdfExtractor?: PdfTextExtractor;
+}
+
+/** 5 MiB: an HTML page larger than this is not a program page a person reads. */
+export const HTML_CAP_BYTES = 5 * 1024 * 1024;
+/** 20 MiB: city guideline PDFs with photos run to a few MiB; larger ones are scans or whole reports. */
+export const PDF_CAP_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A page with scripts whose visible text normalizes to fewer characters than this is taken for a
+ * JavaScript-rendered shell: the program page a person sees is drawn by scripts this check does not run.
+ */
+export const SHELL_TEXT_CHARS = 200;
+
+const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/acrobat']);
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+// Types servers send when they do not know better: the bytes decide (a PDF signature, or markup).
+const UNKNOWN_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/unknown']);
+
+type Format = 'html' | 'pdf' | 'text';
+
+function parseContentType(contentType: string | null): MIMEType | undefined {
+  if (contentType === null) return undefined;
+  try {
+    return new MIMEType(contentType);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The format the Content-Type names; undefined when it names none, so the bytes are sniffed. */
+function declaredFormat(mime: MIMEType | undefined): Format | 'other' | undefined {
+  if (mime === undefined || UNKNOWN_TYPES.has(mime.essence)) return undefined;
+  if (HTML_TYPES.has(mime.essence)) return 'html';
+  if (PDF_TYPES.has(mime.essence)) return 'pdf';
+  if (mime.essence === 'text/plain') return 'text';
+  return 'other';
+}
+
+/** A PDF signature in the first 1024 bytes (PDF 32000-1, 7.5.2 allows leading bytes), or a tag at the start. */
+function sniffFormat(body: Uint8Array): Format | undefined {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 1024)).toString('latin1');
+  if (head.includes('%PDF-')) return 'pdf';
+  if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*<(?:!doctype html|html|head|body|!--|p|div|title)\b/i.test(head)) return 'html';
+  return undefined;
+}
+
+/** How many bytes to read for a response of this Content-Type: the PDF cap where a PDF may come, else the HTML cap. */
+export function capFor(contentType: string | null): number {
+  const mime = parseContentType(contentType);
+  const format = declaredFormat(mime);
+  return format === 'pdf' || format === undefined ? PDF_CAP_BYTES : HTML_CAP_BYTES;
+}
+
+function capOf(format: Format): number {
+  return format === 'pdf' ? PDF_CAP_BYTES : HTML_CAP_BYTES;
+}
+
+function mebibytes(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MiB`;
+}
+
+/**
+ * Extracts the text of `page`. Inconclusive, with a short stable reason, when: the type is neither HTML,
+ * PDF nor plain text (after sniffing an unknown one); the body is over its format's cap; a PDF has no text
+ * layer, is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
+ * scripts shows fewer than SHELL_TEXT_CHARS normalized characters.
+ */
+export async function extractPageText(page: FetchedPage, options: ExtractOptions = {}): Promise<PageText> {
+  const mime = parseContentType(page.contentType);
+  const declared = declaredFormat(mime);
+  if (declared === 'other') return { kind: 'inconclusive', format: 'other', reason: `unsupported content type ${mime!.essence}` };
+  const format = declared ?? sniffFormat(page.body);
+  if (format === undefined) {
+    const named = mime?.essence ?? (page.contentType === null ? 'missing' : 'unparseable');
+    return { kind: 'inconclusive', format: 'other', reason: `unsupported content type ${named} (neither pdf nor html by its bytes)` };
+  }
+  if (!page.complete || page.body.byteLength > capOf(format)) {
+    return { kind: 'inconclusive', format, reason: `${format} over ${mebibytes(capOf(format))} cap` };
+  }
+  const charset = mime?.params.get('charset') ?? undefined;
+  if (format === 'pdf') return readPdf(page.body, options);
+  if (format === 'text') return settle('text', legacyHookDecode(page.body, validLabel(charset) ?? 'utf-8'), false);
+  const { text, hasScript } = htmlVisibleText(decodeHtml(page.body, charset));
+  return settle('html', text, hasScript);
+}
+
+/** The charset label when the Encoding Standard knows it; a bogus one falls back like a missing one. */
+function validLabel(label: string | undefined): string | undefined {
+  if (label === undefined) return undefined;
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return undefined;
+  }
+}
+
+function settle(format: Format, text: string, hasScript: boolean): PageText {
+  const visible = normalizeForMatch(text).length;
+  if (visible === 0) return { kind: 'inconclusive', format, reason: 'page has no text' };
+  if (hasScript && visible < SHELL_TEXT_CHARS) return { kind: 'inconclusive', format, reason: 'page text too short (javascript shell?)' };
+  return { kind: 'text', format, text };
+}
+
+async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageText> {
+  const extractor = options.pdfExtractor ?? createPdfTextExtractor({ timeoutMs: options.pdfTimeoutMs, maxHeapMb: options.pdfMaxHeapMb });
+  try {
+    const answer = await extractor.extract(body);
+    if (!answer.ok) return { kind: 'inconclusive', format: 'pdf', reason: answer.reason };
+    const text = answer.pages.join('\n\f\n');
+    // A scan: pages drawn as images, no text layer to search.
+    if (normalizeForMatch(text).length === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+    return { kind: 'text', format: 'pdf', text };
+  } finally {
+    if (options.pdfExtractor === undefined) await extractor.close();
+  }
+}

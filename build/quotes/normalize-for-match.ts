@@ -1,0 +1,46 @@
+/**
+ * The one normalization a quote and a fetched page's text both go through before the quote is looked for
+ * (issue 22 item 3). corpus/README.md ("Quote matching") states it step by step; a change here is a change
+ * of what `found` means, so that text and this file change together.
+ */
+
+/**
+ * Typographic quotes, apostrophes and dashes folded to ASCII. Applied before NFKC (which would otherwise
+ * turn U+2033 DOUBLE PRIME into two single primes, i.e. two apostrophes) and again after it (NFKC turns a few
+ * compatibility forms into members of this table, e.g. U+FE58 SMALL EM DASH into U+2014).
+ */
+const TYPOGRAPHIC_TO_ASCII: ReadonlyMap<string, string> = new Map([
+  ['\u2018', "'"], ['\u2019', "'"], ['\u201A', "'"], ['\u201B', "'"], ['\u2032', "'"],
+  ['\u201C', '"'], ['\u201D', '"'], ['\u201E', '"'], ['\u201F', '"'], ['\u2033', '"'],
+  ['\u2010', '-'], ['\u2011', '-'], ['\u2012', '-'], ['\u2013', '-'], ['\u2014', '-'], ['\u2015', '-'], ['\u2212', '-'],
+]);
+const TYPOGRAPHIC = /[\u2018\u2019\u201A\u201B\u2032\u201C-\u201F\u2033\u2010-\u2015\u2212]/g;
+
+/** Soft hyphen and the zero-width characters: invisible, so a person never reads them as part of a word. */
+const INVISIBLE = /[\u00AD\u200B\u200C\u200D\u2060\uFEFF]/g;
+
+/**
+ * Unicode White_Space (PropList.txt), written out so the documented list and the code are the same list:
+ * U+0009-000D, U+0020, U+0085, U+00A0, U+1680, U+2000-200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+ */
+const WHITE_SPACE_RUN = /[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/g;
+
+function foldTypographic(text: string): string {
+  return text.replace(TYPOGRAPHIC, (char) => TYPOGRAPHIC_TO_ASCII.get(char) ?? char);
+}
+
+/**
+ * Returns `text` as matching sees it: typographic fold, NFKC, typographic fold again, invisible characters
+ * removed, lowercased (String.prototype.toLowerCase: Unicode's default, locale-independent lowercase
+ * mapping), NFKC again (lowercasing can leave a string that NFKC would still change), every run of white
+ * space made one U+0020, trimmed. The result is stable: normalizing it again changes nothing.
+ */
+export function normalizeForMatch(text: string): string {
+  const folded = foldTypographic(foldTypographic(text).normalize('NFKC'));
+  return folded
+    .replace(INVISIBLE, '')
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(WHITE_SPACE_RUN, ' ')
+    .trim();
+}
