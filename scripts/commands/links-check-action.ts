@@ -5,6 +5,7 @@ import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
 import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
 import { extractPageText } from '../../build/quotes/extract-page-text.ts';
+import { createPdfTextExtractor } from '../../build/quotes/extract-pdf-text.ts';
 import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
 import { findCitations } from '../../build/links/find-citations.ts';
@@ -83,6 +84,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     throw new CliFailure(`${QUOTE_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const print = (row: object) => process.stdout.write(`${JSON.stringify(row)}\n`);
+  // One pool of pdf.js workers for the run, started only when a PDF arrives.
+  const pdfExtractor = createPdfTextExtractor({ workers: Math.min(2, options.extractConcurrency) });
   const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost });
   let result;
   try {
@@ -91,7 +94,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
       viaProxy: proxy !== undefined,
       record: log ? (check) => appendOrFail(log.file, () => log.append(check)) : print,
       recordQuote: quoteLog ? (check: QuoteCheck) => appendOrFail(quoteLog.file, () => quoteLog.appendRow(check)) : print,
-      extract: (page) => extractPageText(page),
+      extract: (page) => extractPageText(page, { pdfExtractor }),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,
@@ -101,6 +104,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   } finally {
     log?.close();
     quoteLog?.close();
+    await pdfExtractor.close();
     await connections.destroy();
   }
   const { tally, stopped } = result;
