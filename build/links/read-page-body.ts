@@ -28,13 +28,22 @@ export async function readPageBody(body: Readable, contentEncoding: string | und
     for await (const chunk of decoded as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > cap) return { kind: 'read', bytes: Buffer.concat(chunks).subarray(0, cap), complete: false };
+      if (size > cap) return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks).subarray(0, cap)), complete: false };
     }
-    return { kind: 'read', bytes: Buffer.concat(chunks), complete: true };
+    return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks)), complete: true };
   } catch (error) {
     return { kind: 'broken', reason: `the body broke off after ${size} bytes (${(error as Error).message})` };
   } finally {
     decoded.destroy();
     body.destroy();
   }
+}
+
+/**
+ * The same bytes as a plain Uint8Array view. A small Buffer lives inside Node's shared 8 KiB pool, and
+ * Buffer#slice does not copy: a consumer that copies with `.slice()` and hands on `.buffer` (the PDF
+ * worker transfer) would otherwise send the whole pool. Uint8Array#slice copies exactly the view.
+ */
+function plainBytes(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
