@@ -30,6 +30,8 @@ export interface LinksCheckFlags {
   retries: string;
   proxy?: string;
   userAgent?: string;
+  /** False with `--no-quotes`. */
+  quotes?: boolean;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -62,7 +64,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   if (userAgent === undefined || userAgent.trim() === '') {
     throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
   }
-  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, ...(flags.url ? { only: flags.url } : {}) });
+  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, ...(flags.url ? { only: flags.url } : {}) });
   const [uncited] = targets.uncited;
   if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
   progress(`links: ${targets.cited} cited URLs, ${targets.fresh} checked within ${maxAgeDays} days, ${targets.urls.length} to check`);

@@ -22,6 +22,7 @@ export function registerLinksCommand(program: Command): void {
     .option('--retries <n>', 'retries of a request after a timeout, a connection failure, 429 or 5xx', defaults.retries)
     .option('--proxy <url>', 'send every request through this HTTP proxy')
     .option('--user-agent <text>', 'User-Agent header (default: names the dataset and the manifest\'s contact URL)')
+    .option('--no-quotes', 'check links only: no page text is read and no quote check is made')
     .option('--dry-run', 'check, but append nothing: print the attempts on stdout instead')
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: LinksCheckFlags) => runLinksCheck(flags));
