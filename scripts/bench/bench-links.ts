@@ -138,7 +138,7 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
   }
   for (let i = 0; i + 1 < report.runs.length; i += 2) {
     const [alone, both] = [report.runs[i] as LinksRun, report.runs[i + 1] as LinksRun];
-    lines.push('', `${both.label.replace(/, links and quotes$/, '')}: links and quotes took ${(both.seconds / alone.seconds).toFixed(2)}x the time of links alone, measured side by side (target: at most 1.5x).`);
+    lines.push('', `Ratio, ${both.label.replace(/, links and quotes$/, '')}: links and quotes took ${(both.seconds / alone.seconds).toFixed(2)}x the time of links alone, measured side by side (target: at most 1.5x).`);
   }
   return `${lines.join('\n')}\n`;
 }
