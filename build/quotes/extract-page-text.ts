@@ -132,10 +132,22 @@ function validLabel(label: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The normalized length of `text`, exact below `atLeast`, else some value at least `atLeast`. A page's
+ * first 4096 characters usually settle it, which spares normalizing a whole long page for two thresholds.
+ */
+function visibleLength(text: string, atLeast: number): number {
+  // The normalized prefix is at most one character longer than its share of the whole (a composition cut
+  // at the boundary), hence the + 1.
+  const prefix = normalizeForMatch(text.slice(0, 4096)).length;
+  return prefix >= atLeast + 1 ? prefix : normalizeForMatch(text).length;
+}
+
 function settle(format: Format, text: string, hasScript: boolean): PageText {
-  const visible = normalizeForMatch(text).length;
-  if (visible === 0) return { kind: 'inconclusive', format, reason: 'page has no text' };
+  const visible = visibleLength(text, SHELL_TEXT_CHARS);
+  // A scripted page with no text at all is a shell too: the scripts are the likelier reason it is empty.
   if (hasScript && visible < SHELL_TEXT_CHARS) return { kind: 'inconclusive', format, reason: 'page text too short (javascript shell?)' };
+  if (visible === 0) return { kind: 'inconclusive', format, reason: 'page has no text' };
   return { kind: 'text', format, text };
 }
 
@@ -146,7 +158,7 @@ async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageT
     if (!answer.ok) return { kind: 'inconclusive', format: 'pdf', reason: answer.reason };
     const text = answer.pages.join('\n\f\n');
     // A scan: pages drawn as images, no text layer to search.
-    if (normalizeForMatch(text).length === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+    if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
     return { kind: 'text', format: 'pdf', text };
   } finally {
     if (options.pdfExtractor === undefined) await extractor.close();

@@ -27,10 +27,10 @@ const CURRENCY_WORD = String.raw`(?:dollars?|d[oó]lares|d[oó]lar|usd)(?![\p{L}
 
 // Two forms, one expression so they never overlap (`$12,000 dollars` is one amount):
 //   a dollar sign (optionally `US$`), an optional space, the number, an optional multiplier, an optional currency word;
-//   the number not preceded by a digit, separator or sign, an optional multiplier, a space, a currency word.
+//   the number not preceded by a letter, digit, separator or sign, an optional multiplier, a space, a currency word.
 const AMOUNT = new RegExp(
   String.raw`(?:US)?\$\s?${NUMBER}${MULTIPLIER}?(?:\s${CURRENCY_WORD})?` +
-    String.raw`|(?<![\d.,$])${NUMBER}${MULTIPLIER}?\s${CURRENCY_WORD}`,
+    String.raw`|(?<![\p{L}\d.,$])${NUMBER}${MULTIPLIER}?\s${CURRENCY_WORD}`,
   'giu',
 );
 

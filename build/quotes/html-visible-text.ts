@@ -5,7 +5,21 @@ import { parse, type DefaultTreeAdapterTypes as Tree } from 'parse5';
 export interface HtmlVisibleText {
   /** Blocks on their own lines, runs of ASCII white space outside `<pre>` made one space, not yet normalized. */
   text: string;
+  /** A `<script>` a browser would run: no `type`, a JavaScript type, or `module` (not JSON-LD data). */
   hasScript: boolean;
+}
+
+// The HTML Standard's JavaScript MIME type essences; a script of another type is a data block, not code.
+const JAVASCRIPT_TYPES = new Set([
+  '', 'module', 'application/ecmascript', 'application/javascript', 'application/x-ecmascript', 'application/x-javascript',
+  'text/ecmascript', 'text/javascript', 'text/javascript1.0', 'text/javascript1.1', 'text/javascript1.2', 'text/javascript1.3',
+  'text/javascript1.4', 'text/javascript1.5', 'text/jscript', 'text/livescript', 'text/x-ecmascript', 'text/x-javascript',
+]);
+
+function runsScript(node: Tree.ChildNode): boolean {
+  if (!('tagName' in node) || node.tagName !== 'script') return false;
+  const type = node.attrs.find((attr) => attr.name === 'type')?.value.trim().toLowerCase() ?? '';
+  return JAVASCRIPT_TYPES.has(type);
 }
 
 /**
@@ -61,7 +75,7 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
       if (BLOCK.has(name)) breakPending = true;
       continue;
     }
-    if (name === 'script') hasScript = true;
+    if (name === 'script') hasScript ||= runsScript(node as Tree.Element);
     if (name === 'br') {
       parts.push('\n');
       breakPending = false;
@@ -72,7 +86,7 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
       // Only the title is read (on its own line); the rest of the head is skipped.
       const title = node.childNodes.find((child) => 'tagName' in child && child.tagName === 'title');
       if (title !== undefined) stack.push({ node: title, leaving: false, pre: false });
-      hasScript ||= node.childNodes.some((child) => 'tagName' in child && child.tagName === 'script');
+      hasScript ||= node.childNodes.some(runsScript);
       continue;
     }
     if (BLOCK.has(name)) breakPending = true;

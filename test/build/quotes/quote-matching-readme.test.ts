@@ -1,0 +1,55 @@
+/** corpus/README.md's "Quote matching" states the normalization character by character; this holds the code to it. */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { normalizeForMatch } from '../../../build/quotes/normalize-for-match.ts';
+
+const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
+const section = readme.slice(readme.indexOf('### Quote matching'), readme.indexOf('\n## ', readme.indexOf('### Quote matching')));
+const normalization = section.slice(section.indexOf('**Normalization**'), section.indexOf('**Match.**'));
+
+/** The numbered step `n` of the documented normalization, its lines joined. */
+function step(n: number): string {
+  const match = new RegExp(String.raw`\n${n}\. ([\s\S]*?)(?=\n\d+\. |\n*$)`).exec(normalization);
+  assert.ok(match, `step ${n} is documented`);
+  return match[1]!.replace(/\s+/g, ' ');
+}
+
+/** The code points a piece of the README lists: `U+XXXX` and `U+XXXX–U+YYYY` ranges. */
+function codePoints(text: string): string[] {
+  const chars: string[] = [];
+  for (const [, from, to] of text.matchAll(/U\+([0-9A-F]{4})(?:–U\+([0-9A-F]{4}))?/g)) {
+    for (let code = parseInt(from!, 16); code <= parseInt(to ?? from!, 16); code++) chars.push(String.fromCodePoint(code));
+  }
+  return chars;
+}
+
+describe('corpus/README.md "Quote matching"', () => {
+  it('documents seven steps', () => {
+    for (let n = 1; n <= 7; n++) step(n);
+  });
+
+  it('step 1: every listed typographic character folds to the ASCII character named', () => {
+    const groups = [...step(1).matchAll(/((?:U\+[0-9A-F]{4},? )+)→ `(.)`/g)];
+    assert.equal(groups.length, 3);
+    for (const [, list, ascii] of groups) {
+      for (const char of codePoints(list!)) assert.equal(normalizeForMatch(`a${char}b`), `a${ascii}b`, `U+${char.codePointAt(0)!.toString(16)}`);
+    }
+  });
+
+  it('step 4: every listed invisible character is removed', () => {
+    const chars = codePoints(step(4));
+    assert.equal(chars.length, 6);
+    for (const char of chars) assert.equal(normalizeForMatch(`a${char}b`), 'ab');
+  });
+
+  it('step 7: every listed white space character, alone or in a run, is one space', () => {
+    // The list is the parenthesis after "White_Space" (the step names U+0020 again after it).
+    const chars = codePoints(/White_Space \(([^)]*)\)/.exec(step(7))?.[1] ?? '');
+    assert.equal(chars.length, 25);
+    for (const char of chars) {
+      assert.equal(normalizeForMatch(`a${char}b`), 'a b');
+      assert.equal(normalizeForMatch(`${char}a${char}${char} b${char}`), 'a b');
+    }
+  });
+});
