@@ -20,6 +20,11 @@ import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra
 
 const work = mkdtempSync(join(tmpdir(), 'hra-links-quotes-'));
 const AT = '2026-11-20T06:00:00Z';
+/**
+ * How every run here reaches the fixture: the proxy, and any flag a run needs to be let through to a
+ * loopback fixture (add it here, once, for all of them).
+ */
+const viaFixture = (fixture: LinkFixture) => ['--proxy', fixture.proxyUrl];
 const FLAGS = ['--max-age-days', '6', '--host-interval-ms', '0', '--timeout-ms', '1500', '--retries', '0', '--per-host', '2', '--concurrency', '8'];
 const REVIEWED_AT = '2026-11-01';
 
@@ -59,7 +64,7 @@ describe('hra links check, quote checks', () => {
       QUOTE_CASES.map((c) => c.outcome !== 'found'),
     );
     quoteFile = join(corpus, 'evidence/quote-checks.ndjson');
-    firstRun = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...FLAGS, '--json']);
+    firstRun = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, ...viaFixture(fixture), ...FLAGS, '--json']);
   });
   after(() => fixture.close());
 
@@ -141,7 +146,7 @@ describe('hra links check, quote checks', () => {
   it('checks nothing when run again the same day', async () => {
     const before = [readFileSync(quoteFile, 'utf8'), readFileSync(join(corpus, 'evidence/link-checks.ndjson'), 'utf8')];
     const requests = fixture.requests.length;
-    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T18:00:00Z', '--proxy', fixture.proxyUrl, ...FLAGS, '--json']);
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T18:00:00Z', ...viaFixture(fixture), ...FLAGS, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual([readFileSync(quoteFile, 'utf8'), readFileSync(join(corpus, 'evidence/link-checks.ndjson'), 'utf8')], before);
     assert.equal(fixture.requests.length, requests);
@@ -154,7 +159,7 @@ describe('hra links check, quote checks', () => {
     const text = readFileSync(reviews, 'utf8');
     writeFileSync(reviews, text.replace('"programId":"link-8","reviewedAt":"2026-11-01","kind":"amount","identityMatch":true,"amountQuote":"Eligible homeowners may receive up to $10,000 for home repairs."', '"programId":"link-8","reviewedAt":"2026-11-01","kind":"amount","identityMatch":true,"amountQuote":"Eligible homeowners may receive up to $12,500 for home repairs."'));
     assert.notEqual(readFileSync(reviews, 'utf8'), text, 'the quote was edited');
-    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T19:00:00Z', '--proxy', fixture.proxyUrl, ...FLAGS, '--json']);
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', '2026-11-20T19:00:00Z', ...viaFixture(fixture), ...FLAGS, '--json']);
     assert.equal(run.status, 0, run.stderr);
     const last = rowsOf(readFileSync(quoteFile, 'utf8')).at(-1) as Record<string, unknown>;
     assert.deepEqual([last.programId, last.outcome, last.quoteSha256], ['link-8', 'found', quoteDigest('Eligible homeowners may receive up to $12,500 for home repairs.')]);
@@ -173,7 +178,7 @@ describe('hra links check, quote checks interrupted, resumed and dry', () => {
       const corpus = writeQuoteCorpus(join(work, 'killed'), urls, urls.map(() => 'Apply now.'), urls.map(() => false));
       const quoteFile = join(corpus, 'evidence/quote-checks.ndjson');
       writeFileSync(quoteFile, '');
-      const args = ['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '3000'];
+      const args = ['links', 'check', '--corpus', corpus, '--at', AT, ...viaFixture(fixture), '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '3000'];
       const child = spawnHra(args);
       const finished = finishedRun(child);
       const slowChecks = () => rowsOf(readFileSync(quoteFile, 'utf8')).filter((row) => String(row.url).includes('slow.test'));
@@ -208,7 +213,7 @@ describe('hra links check, quote checks interrupted, resumed and dry', () => {
       const files = ['evidence/quote-checks.ndjson', 'evidence/link-checks.ndjson'].map((file) => join(corpus, file));
       writeFileSync(files[0] as string, '');
       const before = files.map((file) => readFileSync(file, 'utf8'));
-      const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...FLAGS, '--dry-run', '--url', urlOf('/amount-changed'), '--url', urlOf('/flyer.pdf'), '--json']);
+      const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, ...viaFixture(fixture), ...FLAGS, '--dry-run', '--url', urlOf('/amount-changed'), '--url', urlOf('/flyer.pdf'), '--json']);
       assert.equal(run.status, 0, run.stderr);
       assert.deepEqual(files.map((file) => readFileSync(file, 'utf8')), before, 'nothing appended');
       const printed = run.stdout.trimEnd().split('\n').slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
