@@ -17,14 +17,23 @@ export const freshnessSchema = {
   required: ['linkStatus', 'confidence'],
   properties: {
     linkStatus: { enum: LINK_STATUSES },
-    confidence: { enum: CONFIDENCE_TIERS },
+    confidence: {
+      enum: CONFIDENCE_TIERS,
+      description: 'The strongest tier the evidence supports (spec 2.2). `source-verified` needs a live link, a review younger than 90 days, sourceAmountVerified and sourceQuoteVerified.',
+    },
     lastChecked: nullableDate,
     sourceReviewed: { type: 'boolean' },
     sourceReviewStale: { type: 'boolean' },
     sourceProgramVerified: { type: 'boolean' },
-    sourceAmountVerified: { type: 'boolean' },
-    sourceVerified: { type: 'boolean' },
-    sourceQuoteVerified: { type: 'boolean' },
+    sourceAmountVerified: {
+      type: 'boolean',
+      description: 'True only when the latest review is an amount review judged a match and its quote states exactly the current maxAmount.',
+    },
+    sourceVerified: { type: 'boolean', description: 'Always equal to sourceAmountVerified.' },
+    sourceQuoteVerified: {
+      type: 'boolean',
+      description: 'True only when sourceAmountVerified and the quote was found in the cited page\'s text. The latest conclusive mechanical quote check of the current quote on the current URL decides (found: true, not-found: false); an inconclusive check changes nothing; a quote never checked mechanically keeps the reviewer\'s recorded finding.',
+    },
     sourceEvidence: { type: ['string', 'null'] },
     sourceVerifiedAmount: { type: ['string', 'null'] },
     sourceVerifiedAt: nullableDate,

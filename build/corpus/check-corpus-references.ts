@@ -2,10 +2,11 @@
 import type { CorpusProblem } from './corpus-problem.ts';
 import type { Corpus, Manifest, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
+import { QUOTE_CHECKS_FILE } from './quote-checks-file.ts';
 
 /** The parts of a corpus the cross-file rules read. */
 export type ReferenceInputs = Pick<
-  Corpus, 'cities' | 'national' | 'programIds' | 'quarantine' | 'sourceReviews' | 'corrections' | 'changes'
+  Corpus, 'cities' | 'national' | 'programIds' | 'quarantine' | 'sourceReviews' | 'quoteChecks' | 'corrections' | 'changes'
 > & { manifest: Manifest; vocabularies: Vocabularies };
 
 /** How to name a row's file and line in a problem. */
@@ -59,6 +60,13 @@ export function checkCorpusReferences(inputs: ReferenceInputs, locate: Reference
   };
   for (const entry of inputs.quarantine) checkRecord('policy/quarantine.ndjson', entry);
   for (const review of inputs.sourceReviews) checkRecord('evidence/source-reviews.ndjson', review);
+  const amountReviews = new Set(inputs.sourceReviews.filter((r) => r.kind === 'amount').map((r) => `${r.city}\u0000${r.programId}\u0000${r.reviewedAt}`));
+  for (const check of inputs.quoteChecks) {
+    if (!exists(check.city, check.programId)) checkRecord(QUOTE_CHECKS_FILE, check);
+    else if (!amountReviews.has(`${check.city}\u0000${check.programId}\u0000${check.reviewedAt}`)) {
+      at(QUOTE_CHECKS_FILE, check, '$.reviewedAt', `no amount review of ${check.city}/${check.programId} dated ${check.reviewedAt} in evidence/source-reviews.ndjson`);
+    }
+  }
   for (const correction of inputs.corrections) {
     checkRecord('corrections.ndjson', correction);
     if (correction.field === 'id') at('corrections.ndjson', correction, '$.field', 'a record id cannot be corrected');

@@ -191,6 +191,57 @@ export const sourceReviewSchema = {
   else: { not: { anyOf: [{ required: ['amountQuote'] }, { required: ['quoteFoundInPage'] }] } },
 } as const;
 
+const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+
+/**
+ * One line of `corpus/evidence/quote-checks.ndjson`: one mechanical search for a review's amount quote in
+ * the text of the page its record cites (`hra links check`). The check names the review it checked by its
+ * date and the SHA-256 of its quote, so an edited quote is never credited with an older check. `found`
+ * and `not-found` carry the extracted text's length and digest; `not-found` also the dollar amounts the
+ * page states; `inconclusive` says why nothing could be concluded.
+ */
+export const quoteCheckSchema = {
+  $id: 'corpus:quote-check',
+  type: 'object',
+  additionalProperties: false,
+  required: ['city', 'programId', 'reviewedAt', 'quoteSha256', 'url', 'finalUrl', 'checkedAt', 'outcome', 'contentType'],
+  properties: {
+    city: slug,
+    programId,
+    reviewedAt: date,
+    quoteSha256: sha256,
+    url: { type: 'string', format: 'uri', pattern: '^https?://' },
+    finalUrl: { anyOf: [{ type: 'string', format: 'uri', pattern: '^https?://' }, { type: 'null' }] },
+    checkedAt: date,
+    outcome: { enum: ['found', 'not-found', 'inconclusive'] },
+    reason: nonEmpty,
+    contentType: { anyOf: [nonEmpty, { type: 'null' }] },
+    textLength: { type: 'integer', minimum: 0 },
+    textSha256: sha256,
+    statedAmounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['text', 'value'],
+        properties: { text: nonEmpty, value: { type: 'number', minimum: 0 } },
+      },
+    },
+  },
+  allOf: [
+    {
+      if: { properties: { outcome: { const: 'inconclusive' } } },
+      then: { required: ['reason'], not: { anyOf: [{ required: ['statedAmounts'] }] } },
+      else: { required: ['textLength', 'textSha256'], not: { required: ['reason'] } },
+    },
+    {
+      if: { properties: { outcome: { const: 'not-found' } } },
+      then: { required: ['statedAmounts'] },
+      else: { not: { required: ['statedAmounts'] } },
+    },
+  ],
+} as const;
+
 /** One line of `corpus/corrections.ndjson`: a durable manual fix applied over the stored row at build. */
 export const correctionSchema = {
   $id: 'corpus:correction',

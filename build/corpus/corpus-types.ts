@@ -2,7 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  programRowSchema, quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
+  programRowSchema, quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
 import type { reportArtifactSchema, ReportName } from '../contract/report-artifact-schema.ts';
 
@@ -12,6 +12,7 @@ export type AdjacentRule = FromSchema<typeof adjacentRuleSchema>;
 export type QuarantineEntry = FromSchema<typeof quarantineEntrySchema>;
 export type LinkCheck = FromSchema<typeof linkCheckSchema>;
 export type SourceReview = FromSchema<typeof sourceReviewSchema>;
+export type QuoteCheck = FromSchema<typeof quoteCheckSchema>;
 export type Correction = FromSchema<typeof correctionSchema>;
 export type Vocabularies = FromSchema<typeof vocabulariesSchema>;
 export type ChangeEventRow = FromSchema<typeof changeEventRowSchema>;
@@ -41,6 +42,8 @@ export interface Corpus {
   quarantine: QuarantineEntry[];
   linkChecks: LinkCheck[];
   sourceReviews: SourceReview[];
+  /** Mechanical quote checks (evidence/quote-checks.ndjson), in file order. */
+  quoteChecks: QuoteCheck[];
   corrections: Correction[];
   vocabularies: Vocabularies;
   changes: ChangeEventRow[];

@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { CorpusInvalidError, type CorpusProblem } from './corpus-problem.ts';
 import {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  programRowSchema, quarantineEntrySchema, sourceReviewSchema, vocabulariesSchema,
+  programRowSchema, quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
 import type { Corpus, Correction, Manifest, ProgramRow, ReportArtifact, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
@@ -14,6 +14,7 @@ import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
 import { checkPublicBaseUrl } from './check-public-base-url.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
+import { QUOTE_CHECKS_FILE } from './quote-checks-file.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
 import { createAjv, describeFailures } from './schema-validator.ts';
@@ -84,10 +85,11 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false);
   const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false);
   const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false);
+  const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, ajv.compile(quoteCheckSchema), false);
   const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false);
   const changes = readRows<Corpus['changes'][number]>('changes.ndjson', ajv.compile(changeEventRowSchema), false);
   const reports = readReports(root, label, ajv.compile(reportArtifactSchema), problems);
-  options.onProgress?.(`corpus: read ${cities.length} cities, ${linkChecks.length} link checks, ${sourceReviews.length} reviews`);
+  options.onProgress?.(`corpus: read ${cities.length} cities, ${linkChecks.length} link checks, ${sourceReviews.length} reviews, ${quoteChecks.length} quote checks`);
 
   const programFiles = new Map<string, string>();
   const programIds = new Map<string, Set<string>>();
@@ -133,7 +135,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
 
   if (manifest && vocabularies) {
     checkCorpusReferences(
-      { manifest, vocabularies, cities, national, programIds, quarantine, sourceReviews, corrections, changes },
+      { manifest, vocabularies, cities, national, programIds, quarantine, sourceReviews, quoteChecks, corrections, changes },
       { label, lineOf: (row) => lines.get(row) ?? 0, manifestLineOf: documentLines.get('manifest.json') ?? (() => 0), knownCities },
       problems,
     );
@@ -141,7 +143,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   if (problems.length > 0 || !manifest || !vocabularies) throw new CorpusInvalidError(problems);
   return {
     root, manifest, cities, programFiles, programIds, national, adjacentRules, quarantine, linkChecks,
-    sourceReviews, corrections, vocabularies, changes, reports,
+    sourceReviews, quoteChecks, corrections, vocabularies, changes, reports,
   };
 }
 

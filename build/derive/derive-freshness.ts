@@ -3,9 +3,11 @@
  * URL and its dated source reviews. Pure: the manifest's as-of date stands in for "today".
  */
 import type { ConfidenceTier, LinkStatus } from '../contract/vocab-enums.ts';
-import type { LinkCheck, SourceReview } from '../corpus/corpus-types.ts';
+import type { LinkCheck, QuoteCheck, SourceReview } from '../corpus/corpus-types.ts';
 import { findQuotedAmount, type QuotedAmount } from './find-quoted-amount.ts';
 import type { Freshness } from './freshness-types.ts';
+import { latestReview } from './latest-review.ts';
+import { mechanicalQuoteVerdict } from './mechanical-quote-verdict.ts';
 import { utcDayNumber } from './utc-day-number.ts';
 
 /** A review this many days old or older is stale (spec 2.2: "at least 90 days old"). */
@@ -25,6 +27,8 @@ export interface FreshnessInputs {
   linkChecks: readonly LinkCheck[];
   /** Every review of this record, in file order (order matters only to break same-day ties). */
   reviews: readonly SourceReview[];
+  /** Every mechanical quote check of this record, in file order. */
+  quoteChecks: readonly QuoteCheck[];
   /** Manifest as-of date, YYYY-MM-DD. */
   asOf: string;
 }
@@ -39,7 +43,10 @@ export interface FreshnessInputs {
  *
  * Amount binding: `sourceAmountVerified` is true only when the latest review is of kind `amount`, judged
  * identity a match, maxAmount is positive, and the quote states that exact figure (findQuotedAmount).
- * `sourceVerified` always equals it; `sourceQuoteVerified` additionally needs `quoteFoundInPage`.
+ * `sourceVerified` always equals it; `sourceQuoteVerified` additionally needs the quote found in the page:
+ * the latest conclusive mechanical check of this review's quote on the cited URL decides (`found` true,
+ * `not-found` false; mechanicalQuoteVerdict), and only a quote never checked conclusively falls back to
+ * the review's hand-typed `quoteFoundInPage`.
  * Staleness: latest `reviewedAt` <= asOf - 90 days, counted in whole UTC days.
  *
  * Confidence, first matching row wins:
@@ -64,7 +71,7 @@ export function deriveFreshness(inputs: FreshnessInputs): Freshness {
   const check = inputs.url === null ? undefined : latest(inputs.linkChecks, (c) => c.checkedAt);
   const linkStatus: LinkStatus = check === undefined || check.outcome === 'inconclusive' ? 'unchecked' : check.outcome;
   const lastChecked = check?.checkedAt ?? null;
-  const review = latest(inputs.reviews, (r) => r.reviewedAt);
+  const review = latestReview(inputs.reviews);
 
   if (review === undefined) {
     const confidence = chooseConfidence(inputs.isFederalCanonical, linkStatus, check, false, false);
@@ -75,7 +82,8 @@ export function deriveFreshness(inputs: FreshnessInputs): Freshness {
   const quote = review.amountQuote?.trim() ?? '';
   const figure = bindAmount(review, quote, inputs.maxAmount);
   const amountVerified = figure !== undefined;
-  const quoteVerified = amountVerified && review.quoteFoundInPage === true;
+  const mechanical = mechanicalQuoteVerdict(review, inputs.url, inputs.quoteChecks);
+  const quoteVerified = amountVerified && (mechanical === undefined ? review.quoteFoundInPage === true : mechanical === 'found');
   const fresh = !stale;
   const confidence = chooseConfidence(
     inputs.isFederalCanonical, linkStatus, check, fresh && amountVerified && quoteVerified, fresh && review.identityMatch,

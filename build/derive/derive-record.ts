@@ -1,5 +1,5 @@
 /** Turns one stored program row into the record the API serves, with everything counted about it. */
-import type { Corpus, LinkCheck, ProgramRow, SourceReview } from '../corpus/corpus-types.ts';
+import type { Corpus, LinkCheck, ProgramRow, QuoteCheck, SourceReview } from '../corpus/corpus-types.ts';
 import { programSchema, type Program } from '../contract/program-schema.ts';
 import { serializeThroughSchema } from '../contract/serialize-through-schema.ts';
 import { applyCorrections, indexCorrections, recordKey } from './apply-corrections.ts';
@@ -25,12 +25,13 @@ export interface DerivedRecord extends Pick<Program, 'id' | 'name' | 'url'> {
 export type RecordDeriver = (city: string, row: ProgramRow, options?: { federalCanonical?: boolean }) => DerivedRecord;
 
 /** The parts of a corpus derivation reads (what the build's worker threads are sent). */
-export type DerivationInputs = Pick<Corpus, 'manifest' | 'linkChecks' | 'sourceReviews' | 'corrections' | 'adjacentRules' | 'quarantine'>;
+export type DerivationInputs = Pick<Corpus, 'manifest' | 'linkChecks' | 'sourceReviews' | 'quoteChecks' | 'corrections' | 'adjacentRules' | 'quarantine'>;
 
 /** Indexes the corpus's evidence, corrections and policy once, and returns the per-row derivation. */
 export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
   const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
   const reviewsByRecord = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
+  const quoteChecksByRecord = groupBy(corpus.quoteChecks, (check) => recordKey(check.city, check.programId));
   const correctionsByRecord = indexCorrections(corpus.corrections);
   const classifyExclusion = createExclusionClassifier(corpus.adjacentRules, corpus.quarantine);
   return (city, stored, options = {}) => {
@@ -38,12 +39,14 @@ export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
     const row = applyCorrections(stored, correctionsByRecord.get(key) ?? []);
     const linkChecks: readonly LinkCheck[] = row.url === null ? [] : (checksByUrl.get(row.url) ?? []);
     const reviews: readonly SourceReview[] = reviewsByRecord.get(key) ?? [];
+    const quoteChecks: readonly QuoteCheck[] = quoteChecksByRecord.get(key) ?? [];
     const freshness = deriveFreshness({
       url: row.url,
       maxAmount: row.maxAmount,
       isFederalCanonical: options.federalCanonical === true,
       linkChecks,
       reviews,
+      quoteChecks,
       asOf: corpus.manifest.asOf,
     });
     const contractor = inferContractor({

@@ -2,6 +2,7 @@
 import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
 import { groupBy } from '../derive/group-by.ts';
 import { findCitations, type CitingRecord } from './find-citations.ts';
+import { findQuoteReportEntries, type QuoteNotFound, type ReviewTurningStale } from './find-quote-report-entries.ts';
 import { findLikelyClosed } from './find-likely-closed.ts';
 import { latestAttemptByUrl } from './latest-attempt.ts';
 import { visitCitations } from './visit-citations.ts';
@@ -24,14 +25,20 @@ export interface LikelyClosedProgram {
   dates: string[];
 }
 
-/** The report: both lists sorted by URL, then city and program id. */
+/**
+ * The weekly report: the link lists sorted by URL, then city and program id; the review lists by city,
+ * then program id. `at` is the day the report looks ahead from.
+ */
 export interface LinkReport {
+  at: string;
+  quotesNotFound: QuoteNotFound[];
+  staleSoon: ReviewTurningStale[];
   likelyClosed: LikelyClosedProgram[];
   problems: ProblemLink[];
 }
 
-/** Builds the report from the corpus's attempts on the URLs served records cite. */
-export function buildLinkReport(corpus: Corpus): LinkReport {
+/** Builds the report from the corpus's evidence on the records served today (`today`, YYYY-MM-DD). */
+export function buildLinkReport(corpus: Corpus, today: string): LinkReport {
   const cited = new Set<string>();
   visitCitations(corpus, ({ url }) => cited.add(url));
   const latest = latestAttemptByUrl(corpus.linkChecks, cited);
@@ -58,7 +65,7 @@ export function buildLinkReport(corpus: Corpus): LinkReport {
   const likelyClosed = [...closedDates]
     .flatMap(([url, dates]) => (citations.get(url) ?? []).map((record) => ({ ...record, url, dates })))
     .sort((a, b) => compare(a.url, b.url) || compare(a.city, b.city) || compare(a.programId, b.programId));
-  return { likelyClosed, problems };
+  return { at: today, ...findQuoteReportEntries(corpus, today), likelyClosed, problems };
 }
 
 function compare(a: string, b: string): number {

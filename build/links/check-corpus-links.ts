@@ -3,10 +3,11 @@
  * finishes, progress reported, and a summary of what moved.
  */
 import type { Dispatcher } from 'undici';
-import type { LinkCheck } from '../corpus/corpus-types.ts';
+import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
 import { checkLink } from './check-link.ts';
+import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
-import type { LinkVerdict } from './link-check-types.ts';
 import { createNetworkGuard, NetworkUnavailable } from './network-guard.ts';
 import { createProgressMeter } from './progress-meter.ts';
 import { RequestFailure } from './request-failure.ts';
@@ -14,6 +15,8 @@ import { runLinkChecks } from './run-link-checks.ts';
 import type { LinkTargets } from './select-link-targets.ts';
 import { sendRequest } from './send-request.ts';
 import { createLinkRunTally, type LinkRunTally } from './summarize-link-run.ts';
+import type { LinkVerdict } from './link-check-types.ts';
+import type { BodyRead } from './send-request.ts';
 
 /** The run's settings (the command's flags, parsed). */
 export interface LinkRunOptions {
@@ -25,6 +28,8 @@ export interface LinkRunOptions {
   timeoutMs: number;
   retries: number;
   userAgent: string;
+  /** Pages whose text is extracted at once (PDF parsing is CPU- and memory-bound, unlike fetching). */
+  extractConcurrency: number;
 }
 
 /** The run's connections to the world. */
@@ -34,6 +39,10 @@ export interface LinkRunDeps {
   viaProxy: boolean;
   /** Stores one finished attempt (the appender, or the dry run's printer). */
   record(check: LinkCheck): void;
+  /** Stores one finished quote check, after its URL's attempt. */
+  recordQuote(check: QuoteCheck): void;
+  /** Extracts a fetched page's text (build/quotes); its calls are limited to `extractConcurrency` at once. */
+  extract: ExtractText;
   timers: GateTimers;
   wallNow(): number;
   random(): number;
@@ -44,6 +53,8 @@ export interface LinkRunDeps {
 /** What a run did; `stopped` is set when the proxy refused connections or the network was gone (network-guard.ts). */
 export interface LinkRunResult {
   tally: LinkRunTally;
+  /** Quote checks made, by outcome. */
+  quotes: Record<QuoteCheck['outcome'], number>;
   stopped?: RequestFailure | NetworkUnavailable;
 }
 
@@ -68,11 +79,11 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
     'accept-encoding': 'identity',
   };
-  const send = async (url: string, method: 'HEAD' | 'GET', readBody: boolean) => {
+  const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
     const release = await gate.acquire(new URL(url).host);
     try {
       return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, readBody, bodyCap: BODY_CAP_BYTES,
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES,
       });
     } finally {
       release();
@@ -88,12 +99,29 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     backoffBaseMs: Math.max(MIN_BACKOFF_MS, options.hostIntervalMs),
     retryAfterCapMs: RETRY_AFTER_CAP_MS,
   };
-  const guard = createNetworkGuard<{ check: LinkCheck; verdict: LinkVerdict }>({
+  const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
+  const extracting = createLimiter(options.extractConcurrency);
+  const extract: ExtractText = (page) => extracting(() => deps.extract(page));
+  // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
+  const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
+    const tasks = targets.quotes.due.get(url);
+    const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
+    const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+    delete verdict.page;
+    return { verdict, quoteChecks };
+  };
+  type Finished = { check: LinkCheck; verdict: LinkVerdict; quoteChecks: QuoteCheck[] };
+  const guard = createNetworkGuard<Finished>({
     attempts: targets.urls.length, hosts: new Set(targets.urls.map((url) => new URL(url).host)).size, viaProxy: deps.viaProxy, now: deps.timers.now,
   });
-  // Attempts reach the file in completion order, once the guard lets them through.
-  const store = ({ check, verdict }: { check: LinkCheck; verdict: LinkVerdict }) => {
+  // Attempts and their quote checks reach the files in completion order, once the guard lets them through:
+  // a run without a network appends neither.
+  const store = ({ check, verdict, quoteChecks }: Finished) => {
     deps.record(check);
+    for (const quoteCheck of quoteChecks) {
+      deps.recordQuote(quoteCheck);
+      quotes[quoteCheck.outcome] += 1;
+    }
     add(check, verdict.reason);
     // A refusal is worth a line of its own: a cited page that sends the checker inward is a finding.
     if (verdict.refused) deps.progress(`links: ${check.url}: ${verdict.reason}`);
@@ -105,20 +133,20 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       perHost: options.perHost,
       readyAt: (host) => gate.readyAt(host),
       timers: deps.timers,
-      check: (url) => checkLink(url, linkDeps),
-      onResult(url, verdict) {
+      check: visit,
+      onResult(url, { verdict, quoteChecks }) {
         const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
         if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
         meter.tick();
-        for (const done of guard.accept({ host: new URL(url).host, verdict, item: { check, verdict } })) store(done);
+        for (const done of guard.accept({ host: new URL(url).host, verdict, item: { check, verdict, quoteChecks } })) store(done);
       },
     });
   } catch (error) {
-    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, stopped: error };
-    if (error instanceof NetworkUnavailable) return { tally, stopped: error };
+    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, stopped: error };
+    if (error instanceof NetworkUnavailable) return { tally, quotes, stopped: error };
     throw error;
   }
   for (const done of guard.finish()) store(done);
   if (targets.urls.length > 0) deps.progress(meter.line());
-  return { tally };
+  return { tally, quotes };
 }

@@ -7,7 +7,7 @@ import type { LinkVerdict } from './link-check-types.ts';
 import { refusedScheme } from './outbound-policy.ts';
 import { RequestFailure } from './request-failure.ts';
 import { backoffMs, retryAfterMs } from './retry-delay.ts';
-import { isHtml, type SentResponse } from './send-request.ts';
+import { isHtml, type BodyRead, type SentResponse } from './send-request.ts';
 
 /** The most redirects an attempt follows; one more is `inconclusive` (issue 12). */
 export const MAX_REDIRECTS = 10;
@@ -16,9 +16,9 @@ export const MAX_REDIRECTS = 10;
 export interface CheckLinkDeps {
   /**
    * Sends one request while holding `host`'s politeness slot; throws RequestFailure when no response
-   * comes. `readBody`: read the start of a 2xx HTML body.
+   * comes. `read`: what to read of a 2xx body (send-request.ts).
    */
-  send(url: string, method: 'HEAD' | 'GET', readBody: boolean): Promise<SentResponse>;
+  send(url: string, method: 'HEAD' | 'GET', read: BodyRead): Promise<SentResponse>;
   /** Holds every request to `host` until `untilMs` (the gate's clock), for Retry-After and backoff. */
   deferHost(host: string, untilMs: number): void;
   /** The gate's clock, in ms. */
@@ -45,12 +45,15 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * and a `dead` verdict must not rest on one), and a 2xx HTML page, whose title and heading the soft-404
  * and bot-wall rules read. Once an attempt falls back to GET it stays on GET for later hops.
  */
-export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkVerdict> {
+export async function checkLink(url: string, deps: CheckLinkDeps, options: { wantPage?: boolean } = {}): Promise<LinkVerdict> {
+  // A page whose text the quote checks need is fetched with GET from the first hop: HEAD could not give
+  // the body, so it would only add a request.
+  const read: BodyRead = options.wantPage === true ? 'page' : 'prefix';
   let current = url;
-  let method: 'HEAD' | 'GET' = 'HEAD';
+  let method: 'HEAD' | 'GET' = read === 'page' ? 'GET' : 'HEAD';
   const seen = new Set([url]);
   for (let redirects = 0; ;) {
-    const answer = await sendWithRetries(current, method, deps);
+    const answer = await sendWithRetries(current, method, read, deps);
     if (answer instanceof RequestFailure) {
       if (answer.kind === 'proxy-refused') throw answer;
       // A refused destination is named as the hop it was: the cited URL itself, or where it redirected.
@@ -77,7 +80,12 @@ export async function checkLink(url: string, deps: CheckLinkDeps): Promise<LinkV
       method = 'GET';
       continue;
     }
-    const verdict = classifyResponse({ status: response.status, headers: response.headers, body: response.body, citedUrl: url, finalUrl: current });
+    const classified = classifyResponse({ status: response.status, headers: response.headers, body: response.body, citedUrl: url, finalUrl: current });
+    // The final URL and the page matter to the quote checks only; a plain link attempt stays as it was.
+    const verdict: LinkVerdict = read === 'page'
+      ? { ...classified, finalUrl: current, contentType: header(response.headers['content-type']) ?? null }
+      : classified;
+    if (response.page !== undefined) verdict.page = response.page;
     return answer.note === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${answer.note}` };
   }
 }
@@ -98,12 +106,12 @@ function isTransientStatus(status: number): boolean {
  * `deps.retries` times. A Retry-After on 429 or 503 sets the wait (and holds the whole host); beyond the
  * cap the answer is returned at once. Otherwise the wait is exponential backoff with jitter.
  */
-async function sendWithRetries(url: string, method: 'HEAD' | 'GET', deps: CheckLinkDeps): Promise<{ response: SentResponse; note?: string } | RequestFailure> {
+async function sendWithRetries(url: string, method: 'HEAD' | 'GET', read: BodyRead, deps: CheckLinkDeps): Promise<{ response: SentResponse; note?: string } | RequestFailure> {
   const host = new URL(url).host;
   for (let retry = 1; ; retry += 1) {
     let response: SentResponse;
     try {
-      response = await deps.send(url, method, method === 'GET');
+      response = await deps.send(url, method, method === 'GET' ? read : 'none');
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (!error.transient || retry > deps.retries) return error;

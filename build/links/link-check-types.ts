@@ -1,5 +1,6 @@
 /** The shapes the link checker passes between its steps; the stored attempt is the corpus's LinkCheck. */
 import type { LinkCheck } from '../corpus/corpus-types.ts';
+import type { PageBody } from './read-page-body.ts';
 
 /** The four outcomes an attempt can record (corpus/README.md, "Link-check outcomes"). */
 export type LinkOutcome = LinkCheck['outcome'];
@@ -17,6 +18,12 @@ export interface LinkVerdict {
   unreachable?: true;
   /** Set when the outbound policy refused the cited URL or a redirect (outbound-policy.ts); `reason` names why. */
   refused?: true;
+  /** The URL of the final response, after redirects: set when the page was asked for and a final answer came. */
+  finalUrl?: string;
+  /** The final response's Content-Type (null when it had none), set with `finalUrl`. */
+  contentType?: string | null;
+  /** The final 2xx body, when the attempt was asked for the page (the quote checks). */
+  page?: PageBody;
 }
 
 /** One response as the classifier sees it: the last answer of the redirect chain. */

@@ -47,8 +47,8 @@ export async function readBodyPrefix(body: Readable, contentEncoding: string | u
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks).subarray(0, options.cap));
 }
 
-/** undefined: no decoding needed; null: a coding we do not read. */
-function createDecoder(contentEncoding: string | undefined): Transform | undefined | null {
+/** A streaming decoder of a Content-Encoding: undefined when none is needed, null for a coding we do not read. */
+export function createDecoder(contentEncoding: string | undefined): Transform | undefined | null {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
   // Truncated input is normal here (reading stops early), so flush what is decodable instead of failing.
   const flush = { finishFlush: constants.Z_SYNC_FLUSH };

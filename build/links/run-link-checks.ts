@@ -8,7 +8,7 @@ import type { LinkVerdict } from './link-check-types.ts';
 import { MinHeap } from './min-heap.ts';
 
 /** Options of runLinkChecks. */
-export interface RunLinkChecksOptions {
+export interface RunLinkChecksOptions<R = LinkVerdict> {
   urls: readonly string[];
   concurrency: number;
   perHost: number;
@@ -16,9 +16,9 @@ export interface RunLinkChecksOptions {
   readyAt(host: string): number;
   timers: GateTimers;
   /** Checks one URL; a rejection stops the run (no new URL starts; those in flight finish). */
-  check(url: string): Promise<LinkVerdict>;
+  check(url: string): Promise<R>;
   /** Called as each URL finishes, in completion order; a throw stops the run like a failed check. */
-  onResult(url: string, verdict: LinkVerdict): void;
+  onResult(url: string, result: R): void;
 }
 
 interface HostQueue {
@@ -30,7 +30,7 @@ interface HostQueue {
 }
 
 /** Resolves when every URL has a result; rejects with the first fatal error once nothing is in flight. */
-export function runLinkChecks(options: RunLinkChecksOptions): Promise<void> {
+export function runLinkChecks<R = LinkVerdict>(options: RunLinkChecksOptions<R>): Promise<void> {
   const { concurrency, perHost, readyAt, timers } = options;
   const heap = new MinHeap<HostQueue>();
   const queues = new Map<string, HostQueue>();

@@ -1,7 +1,11 @@
-/** Chooses the URLs a `links check` run visits: cited, and not checked within the last `maxAgeDays`. */
+/**
+ * Chooses the URLs a `links check` run visits: cited, and either not checked within the last `maxAgeDays`
+ * or carrying a quote check that is due (select-quote-targets.ts).
+ */
 import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
 import { utcDayNumber } from '../derive/utc-day-number.ts';
 import { latestAttemptByUrl } from './latest-attempt.ts';
+import { selectQuoteTargets, type QuoteTargets } from './select-quote-targets.ts';
 import { visitCitations } from './visit-citations.ts';
 
 /** Options of selectLinkTargets. */
@@ -11,6 +15,8 @@ export interface LinkTargetOptions {
   maxAgeDays: number;
   /** Only these URLs (`--url`); each must be cited. */
   only?: readonly string[];
+  /** False: links alone, no quote checks (the benchmark's baseline). Default true. */
+  quotes?: boolean;
 }
 
 /** The run's work list and what the selection left out. */
@@ -19,8 +25,10 @@ export interface LinkTargets {
   urls: string[];
   /** Distinct URLs cited by served records (or the `only` ones). */
   cited: number;
-  /** Cited URLs left out because their latest attempt is younger than `maxAgeDays`. */
+  /** Cited URLs left out because their latest attempt is younger than `maxAgeDays` and no quote on them is due. */
   fresh: number;
+  /** The due quote checks by URL (each of those URLs is in `urls`). */
+  quotes: QuoteTargets;
   /** The latest attempt of each URL to check that has one, to compare new outcomes with. */
   previous: Map<string, LinkCheck>;
   /** `only` URLs that no served record cites (the caller refuses them). */
@@ -39,14 +47,18 @@ export function selectLinkTargets(corpus: Corpus, options: LinkTargetOptions): L
   const wanted = options.only === undefined ? citedUrls : new Set(options.only.filter((url) => citedUrls.has(url)));
   const latest = latestAttemptByUrl(corpus.linkChecks, wanted);
   const today = utcDayNumber(options.today, 'today');
+  const quotes: QuoteTargets = options.quotes === false
+    ? { due: new Map(), quotes: 0, fresh: 0 }
+    : selectQuoteTargets(corpus, { today: options.today, maxAgeDays: options.maxAgeDays, only: wanted });
   const urls: string[] = [];
   const previous = new Map<string, LinkCheck>();
   for (const url of wanted) {
     const last = latest.get(url);
-    if (last !== undefined && today - utcDayNumber(last.checkedAt, `${url} checkedAt`) < options.maxAgeDays) continue;
+    const linkFresh = last !== undefined && today - utcDayNumber(last.checkedAt, `${url} checkedAt`) < options.maxAgeDays;
+    if (linkFresh && !quotes.due.has(url)) continue;
     urls.push(url);
     if (last !== undefined) previous.set(url, last);
   }
   urls.sort();
-  return { urls, cited: wanted.size, fresh: wanted.size - urls.length, previous, uncited };
+  return { urls, cited: wanted.size, fresh: wanted.size - urls.length, quotes, previous, uncited };
 }

@@ -1,6 +1,8 @@
 /** Sends one HTTP request of a link check through undici, with a deadline and a capped body read. */
 import { request, type Dispatcher } from 'undici';
+import { capFor } from '../quotes/extract-page-text.ts';
 import { readBodyPrefix } from './read-body-prefix.ts';
+import { readPageBody, type PageBody } from './read-page-body.ts';
 import { describeRequestFailure } from './request-failure.ts';
 
 /** A response as the attempt logic needs it. */
@@ -9,7 +11,15 @@ export interface SentResponse {
   headers: Record<string, string | string[] | undefined>;
   /** Decoded start of the body: only when asked for, for a 2xx HTML response. */
   body: string | undefined;
+  /** The whole body up to its type's cap: only when `read` is `page` and the answer is a 2xx. */
+  page?: PageBody;
 }
+
+/**
+ * What to read of a 2xx body: `none`; `prefix`, the start of an HTML page (the link rules); or `page`, the
+ * whole body of any type up to capFor(its Content-Type) (the quote checks, which also give the prefix).
+ */
+export type BodyRead = 'none' | 'prefix' | 'page';
 
 /** Everything one request needs; the caller holds the host's politeness slot around the call. */
 export interface SendRequestOptions {
@@ -20,8 +30,9 @@ export interface SendRequestOptions {
   headers: Readonly<Record<string, string>>;
   /** Deadline for the whole exchange: connect, headers and the body prefix. */
   timeoutMs: number;
-  /** Read the body's start when the answer is a 2xx HTML page (the soft-404 and bot-wall rules). */
-  readBody: boolean;
+  /** What to read of a 2xx answer (the soft-404 and bot-wall rules read an HTML page's start). */
+  read: BodyRead;
+  /** Most bytes of the prefix the link rules read. */
   bodyCap: number;
 }
 
@@ -46,7 +57,17 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       bodyTimeout: options.timeoutMs,
     });
     const headers = response.headers as SentResponse['headers'];
-    const wanted = options.readBody && response.statusCode >= 200 && response.statusCode <= 299 && isHtml(headers['content-type']);
+    const success = response.statusCode >= 200 && response.statusCode <= 299;
+    if (options.read === 'page' && success) {
+      const contentType = single(headers['content-type']) ?? null;
+      const page = await readPageBody(response.body, single(headers['content-encoding']), capFor(contentType));
+      if (page.kind === 'broken' && timedOut) page.reason = `no complete body within the ${options.timeoutMs} ms deadline`;
+      const body = page.kind === 'read' && isHtml(contentType ?? undefined)
+        ? new TextDecoder('utf-8').decode(page.bytes.subarray(0, options.bodyCap))
+        : undefined;
+      return { status: response.statusCode, headers, body, page };
+    }
+    const wanted = options.read !== 'none' && response.statusCode >= 200 && response.statusCode <= 299 && isHtml(headers['content-type']);
     if (!wanted) {
       // Read a little so the connection can be reused, then let it go.
       await response.body.dump({ limit: 16 * 1024 }).catch(() => {});

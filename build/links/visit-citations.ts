@@ -10,6 +10,8 @@ export interface Citation {
   city: string;
   programId: string;
   url: string;
+  /** The record's served `maxAmount`, after corrections (the report sets it beside what the page states). */
+  maxAmount: number | null | undefined;
 }
 
 /**
@@ -17,12 +19,12 @@ export interface Citation {
  * cities.ndjson order, rows in file order. The URL is the one the build serves, after corrections (a
  * correction can replace it). Cities are read one at a time, so memory stays that of one city file.
  */
-export function visitCitations(corpus: Corpus, visit: (citation: Citation) => void): void {
+export function visitCitations(corpus: Pick<Corpus, 'national' | 'cities' | 'programFiles' | 'corrections'>, visit: (citation: Citation) => void): void {
   const corrections = indexCorrections(corpus.corrections);
   const cite = (city: string, rows: Iterable<ProgramRow>) => {
     for (const stored of rows) {
       const row = applyCorrections(stored, corrections.get(recordKey(city, stored.id)) ?? []);
-      if (typeof row.url === 'string') visit({ city, programId: row.id, url: row.url });
+      if (typeof row.url === 'string') visit({ city, programId: row.id, url: row.url, maxAmount: row.maxAmount });
     }
   };
   cite(NATIONAL_SLUG, corpus.national);

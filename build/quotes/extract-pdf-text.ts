@@ -123,8 +123,10 @@ export function createPdfTextExtractor(options: PdfTextExtractorOptions = {}): P
       const job = waiting.shift()!;
       lane.job = job;
       lane.worker.ref();
-      // A copy, transferred: the caller's array stays usable and nothing is copied twice.
-      const copy = job.bytes.slice();
+      // A copy, transferred: the caller's array stays usable and nothing is copied twice. Uint8Array's own
+      // slice, never Buffer's: Buffer#slice is a view, and a small Buffer's view sits on Node's shared 8 KiB
+      // pool, whose whole ArrayBuffer would be sent (and detached) instead of the PDF's bytes.
+      const copy = Uint8Array.prototype.slice.call(job.bytes);
       lane.worker.postMessage({ bytes: copy.buffer }, [copy.buffer]);
       const busy = lane;
       busy.timer = setTimeout(() => finish(busy, { ok: false, reason: `pdf extraction timed out after ${timeoutMs} ms` }, true), timeoutMs);

@@ -21,7 +21,7 @@ export interface RevisionDocument {
   cities: string;
   programs: Record<string, string>;
   national: string;
-  evidence: { linkChecks: string; sourceReviews: string };
+  evidence: { linkChecks: string; sourceReviews: string; quoteChecks: string };
   corrections: string;
   changes: string;
   reports: Record<string, string>;
@@ -58,7 +58,7 @@ export function computeRevision(corpus: Corpus, programDigests?: ReadonlyMap<str
     cities: unorderedDigest(corpus.cities.filter((city) => city.status === 'live')),
     programs,
     national: unorderedDigest(corpus.national),
-    evidence: { linkChecks: unorderedDigest(corpus.linkChecks), sourceReviews: unorderedDigest(corpus.sourceReviews) },
+    evidence: { linkChecks: unorderedDigest(corpus.linkChecks), sourceReviews: unorderedDigest(corpus.sourceReviews), quoteChecks: unorderedDigest(corpus.quoteChecks) },
     corrections: unorderedDigest(corpus.corrections),
     changes: unorderedDigest(corpus.changes),
     reports,

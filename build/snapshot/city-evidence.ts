@@ -2,7 +2,7 @@
  * The evidence, corrections and quarantine entries that apply to a few cities, cut from the whole corpus's:
  * what a build worker is sent with each batch of cities (city-worker-pool.ts), so that no worker holds its
  * own copy of all of it (two copies took the 570k-row build over its memory budget). Derivation reads
- * reviews, corrections and quarantine entries by (city, program id) and link checks by the record's URL,
+ * reviews, quote checks, corrections and quarantine entries by (city, program id) and link checks by the record's URL,
  * so a batch's share is the entries of its cities and the checks of the URLs its records can carry: every
  * URL in their rows, and every URL a correction can set. Order within each kept list is the corpus's, so
  * derivation sees exactly what it would see given everything.
@@ -12,7 +12,7 @@ import type { ProgramRow } from '../corpus/corpus-types.ts';
 import { groupBy } from '../derive/group-by.ts';
 
 /** The parts of a corpus that apply to particular records. */
-export type CityEvidence = Pick<Corpus, 'linkChecks' | 'sourceReviews' | 'corrections' | 'quarantine'>;
+export type CityEvidence = Pick<Corpus, 'linkChecks' | 'sourceReviews' | 'quoteChecks' | 'corrections' | 'quarantine'>;
 
 /** The corpus's evidence indexed by city and URL, cut into batches on demand. */
 export interface EvidenceIndex {
@@ -32,6 +32,7 @@ export function rowUrls(rows: readonly ProgramRow[]): string[] {
 export function indexEvidence(corpus: CityEvidence): EvidenceIndex {
   const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
   const reviews = groupBy(corpus.sourceReviews, (review) => review.city);
+  const quoteChecks = groupBy(corpus.quoteChecks, (check) => check.city);
   const corrections = groupBy(corpus.corrections, (correction) => correction.city);
   const quarantine = groupBy(corpus.quarantine, (entry) => entry.city);
   const cityUrls = new Map<string, readonly string[]>();
@@ -56,6 +57,7 @@ export function indexEvidence(corpus: CityEvidence): EvidenceIndex {
       return {
         linkChecks,
         sourceReviews: cities.flatMap((city) => reviews.get(city) ?? []),
+        quoteChecks: cities.flatMap((city) => quoteChecks.get(city) ?? []),
         corrections: cities.flatMap((city) => corrections.get(city) ?? []),
         quarantine: [...wanted].flatMap((city) => quarantine.get(city) ?? []),
       };

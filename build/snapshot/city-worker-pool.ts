@@ -65,7 +65,7 @@ export interface CityTaskRunner {
   close(): void;
 }
 
-const NO_EVIDENCE: CityEvidence = { linkChecks: [], sourceReviews: [], corrections: [], quarantine: [] };
+const NO_EVIDENCE: CityEvidence = { linkChecks: [], sourceReviews: [], quoteChecks: [], corrections: [], quarantine: [] };
 
 interface Lane {
   worker: Worker;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { visitCitations } from '../../build/links/visit-citations.ts';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { createBenchQuotePages, PDF_SHARE } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';
 import { hraNodeFlags, run, runWithPeakRss } from './measure-build.ts';
 
@@ -30,6 +31,8 @@ interface LinksRun {
   outcomes: Record<string, number>;
   /** `rss` of the progress lines, MB, in order. */
   progressRssMb: number[];
+  /** Quote checks made, by outcome (empty for a `--no-quotes` run). */
+  quoteOutcomes: Record<string, number>;
 }
 
 /** Runs the phase and returns its Markdown section. */
@@ -41,18 +44,28 @@ export async function benchLinks(root: string, work: string, scale: number, comm
   await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpus, '--scale', String(scale)], root, progress);
   moveToTestHosts(corpus);
   const urls: string[] = [];
-  visitCitations(loadCorpus(corpus), ({ url }) => urls.push(url));
+  const loaded = loadCorpus(corpus);
+  visitCitations(loaded, ({ url }) => urls.push(url));
+  const pages = await createBenchQuotePages(loaded, AT.slice(0, 10));
+  progress(`bench: ${pages.quotes} amount quotes on ${pages.htmlPages} HTML pages and ${pages.pdfPages} PDFs`);
   const distinct = [...new Set(urls)].sort();
   const evidence = join(corpus, 'evidence/link-checks.ndjson');
+  const quoteEvidence = join(corpus, 'evidence/quote-checks.ndjson');
   const pristine = readFileSync(evidence);
 
-  const measure = async (label: string, only: readonly string[] | undefined): Promise<LinksRun> => {
+  const measure = async (label: string, only: readonly string[] | undefined, quotes: boolean): Promise<LinksRun> => {
     writeFileSync(evidence, pristine); // every run starts from the same corpus
-    const fixture = await startLinkFixture({ delayMs: FIXTURE_DELAY_MS, log: false });
+    writeFileSync(quoteEvidence, '');
+    const fixture = await startLinkFixture({ delayMs: FIXTURE_DELAY_MS, log: false, answer: pages.answer });
     try {
-      const args = [...hra, 'links', 'check', '--corpus', corpus, '--at', AT, '--max-age-days', '0', '--proxy', fixture.proxyUrl, ...CHECK_FLAGS, '--json'];
+      const args = [
+        ...hra, 'links', 'check', '--corpus', corpus, '--at', AT, '--max-age-days', '0', '--proxy', fixture.proxyUrl, ...CHECK_FLAGS,
+        ...(quotes ? [] : ['--no-quotes']), '--json',
+      ];
       const measured = await runWithPeakRss([...args, ...(only ?? []).flatMap((url) => ['--url', url])], root, progress);
-      const summary = JSON.parse(measured.stdout.trim().split('\n').at(-1) ?? '{}') as { checked: number; outcomes: Record<string, number> };
+      const summary = JSON.parse(measured.stdout.trim().split('\n').at(-1) ?? '{}') as {
+        checked: number; outcomes: Record<string, number>; quotes: { outcomes: Record<string, number> };
+      };
       const hosts = [...fixture.hosts.values()];
       return {
         label,
@@ -64,18 +77,27 @@ export async function benchLinks(root: string, work: string, scale: number, comm
         maxInFlightPerHost: hosts.reduce((max, stats) => Math.max(max, stats.maxInFlight), 0),
         outcomes: summary.outcomes,
         progressRssMb: [...measured.stderr.matchAll(/^links: .* rss (\d+) MB$/gm)].map((match) => Number(match[1])),
+        quoteOutcomes: quotes ? summary.quotes.outcomes : {},
       };
     } finally {
       await fixture.close();
     }
   };
-  // A quarter of the URLs, every fourth in sorted order so it spans as many hosts as the whole.
-  const quarter = await measure('a quarter of the URLs (`--url` x N)', distinct.filter((_, index) => index % 4 === 0));
-  progress(`bench: links quarter run ${quarter.seconds.toFixed(1)} s`);
-  const full = await measure('every cited URL', undefined);
-  progress(`bench: links full run ${full.seconds.toFixed(1)} s`);
+  // A quarter of the URLs, every fourth in sorted order so it spans as many hosts as the whole. Each size
+  // is run links alone (`--no-quotes`) and then with the quote checks, back to back, so the ratio is
+  // measured under the same load.
+  const quarterUrls = distinct.filter((_, index) => index % 4 === 0);
+  const runs: LinksRun[] = [];
+  for (const [label, only] of [['a quarter of the URLs (`--url` x N)', quarterUrls], ['every cited URL', undefined]] as const) {
+    for (const quotes of [false, true]) {
+      const measured = await measure(`${label}, ${quotes ? 'links and quotes' : 'links alone (`--no-quotes`)'}`, only, quotes);
+      progress(`bench: ${measured.label} ${measured.seconds.toFixed(1)} s`);
+      runs.push(measured);
+    }
+  }
   const load = `1-minute load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`;
-  return render({ command, scale, rows: urls.length, runs: [quarter, full], load, elapsedSeconds: (performance.now() - began) / 1000 });
+  const pageMix = `${pages.quotes.toLocaleString('en-US')} amount quotes on ${pages.htmlPages.toLocaleString('en-US')} HTML pages and ${pages.pdfPages.toLocaleString('en-US')} PDFs (one quote page in ${PDF_SHARE})`;
+  return render({ command, scale, rows: urls.length, runs, load, pageMix, elapsedSeconds: (performance.now() - began) / 1000 });
 }
 
 /**
@@ -91,14 +113,14 @@ function moveToTestHosts(corpus: string): void {
   }
 }
 
-function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; elapsedSeconds: number }): string {
+function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; pageMix: string; elapsedSeconds: number }): string {
   const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
   const lines = [
     `### Link check, scale ${report.scale} (\`${report.command}\`)`,
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${describeMachine()}; ${report.load}; ${report.elapsedSeconds.toFixed(0)} s in all.`,
     '',
-    `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host.`,
+    `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host; the fixture serves ${report.pageMix}, each stating its quote, and a generic page elsewhere.`,
     '',
     '| run | URLs | hosts | requests | duration | URLs/s | peak RSS | most in flight to one host | RSS in progress lines (MB) |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -110,6 +132,13 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
     );
   }
   const full = report.runs.at(-1);
-  if (full) lines.push('', `Outcomes of the full run: ${Object.entries(full.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')} (the fixture answers 200 to every generated page).`);
+  if (full) {
+    lines.push('', `Outcomes of the full run: ${Object.entries(full.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')} (the fixture answers 200 to every generated page); ` +
+      `quote checks: ${Object.entries(full.quoteOutcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')}.`);
+  }
+  for (let i = 0; i + 1 < report.runs.length; i += 2) {
+    const [alone, both] = [report.runs[i] as LinksRun, report.runs[i + 1] as LinksRun];
+    lines.push('', `Ratio, ${both.label.replace(/, links and quotes$/, '')}: links and quotes took ${(both.seconds / alone.seconds).toFixed(2)}x the time of links alone, measured side by side (target: at most 1.5x).`);
+  }
   return `${lines.join('\n')}\n`;
 }

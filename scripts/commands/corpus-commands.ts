@@ -1,6 +1,7 @@
 /** `hra validate`, `hra digest`, `hra build` and `hra verify`: the data maintainer's and auditor's commands. */
 import type { Command } from 'commander';
 import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
+import { countHandTypedQuotes } from '../../build/links/count-hand-typed-quotes.ts';
 import { computeRevision } from '../../build/revision/compute-revision.ts';
 import { buildAndPublishInterruptibly } from '../../build/snapshot/publish-snapshot.ts';
 import { verifySnapshot } from '../../build/snapshot/verify-snapshot.ts';
@@ -25,12 +26,18 @@ export function registerCorpusCommands(program: Command): void {
       for (const ids of corpus.programIds.values()) rows += ids.size;
       const nationalRows = corpus.programIds.get(NATIONAL_SLUG)?.size ?? 0;
       const cityFiles = corpus.programFiles.size;
-      const summary = { ok: true, cities: corpus.cities.length, rows, cityRows: rows - nationalRows, nationalRows, seconds: (Date.now() - started) / 1000 };
+      const quotes = countHandTypedQuotes(corpus);
+      const summary = {
+        ok: true, cities: corpus.cities.length, rows, cityRows: rows - nationalRows, nationalRows,
+        amountQuotes: quotes.amountQuotes, quotesChecked: quotes.checked, quotesHandTyped: quotes.handTyped, seconds: (Date.now() - started) / 1000,
+      };
       if (options.json) printJson(summary);
       else {
         // The same count as the loader's "validated N program rows in M city files" line, plus the national rows.
         process.stdout.write(`corpus is valid: ${plural(summary.cities, 'city', 'cities')}, ${plural(rows, 'program row')} ` +
-          `(${summary.cityRows} in ${plural(cityFiles, 'city file')}, ${nationalRows} national) in ${summary.seconds.toFixed(2)} s\n`);
+          `(${summary.cityRows} in ${plural(cityFiles, 'city file')}, ${nationalRows} national) in ${summary.seconds.toFixed(2)} s\n` +
+          `amount quotes served: ${quotes.amountQuotes}; ${quotes.checked} decided by a quote check, ` +
+          `${quotes.handTyped} never checked mechanically (their hand-typed quoteFoundInPage is served; hra links check checks them)\n`);
       }
     });
 

@@ -1,7 +1,12 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
-import type { Corpus } from '../../build/corpus/corpus-types.ts';
-import { checkCorpusLinks, type LinkRunOptions } from '../../build/links/check-corpus-links.ts';
+import { availableParallelism } from 'node:os';
+import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
+import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
+import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
+import { extractPageText } from '../../build/quotes/extract-page-text.ts';
+import { createPdfTextExtractor } from '../../build/quotes/extract-pdf-text.ts';
+import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
 import { findCitations } from '../../build/links/find-citations.ts';
 import { LINK_CHECKS_FILE, openLinkCheckLog, type LinkCheckLog } from '../../build/links/link-check-log.ts';
@@ -27,6 +32,8 @@ export interface LinksCheckFlags {
   proxy?: string;
   userAgent?: string;
   allowPrivateAddresses?: boolean;
+  /** False with `--no-quotes`. */
+  quotes?: boolean;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -47,6 +54,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     hostIntervalMs: count('--host-interval-ms', flags.hostIntervalMs, 0),
     timeoutMs: count('--timeout-ms', flags.timeoutMs, 1),
     retries: count('--retries', flags.retries, 0),
+    // Extraction is CPU work (HTML parsing, pdf.js): one page per core keeps fetching from starving.
+    extractConcurrency: availableParallelism(),
   };
   const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
   const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
@@ -57,10 +66,13 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   if (userAgent === undefined || userAgent.trim() === '') {
     throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
   }
-  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, ...(flags.url ? { only: flags.url } : {}) });
+  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, ...(flags.url ? { only: flags.url } : {}) });
   const [uncited] = targets.uncited;
   if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
   progress(`links: ${targets.cited} cited URLs, ${targets.fresh} checked within ${maxAgeDays} days, ${targets.urls.length} to check`);
+  const { quotes } = targets;
+  const quotesDue = quotes.quotes - quotes.fresh;
+  progress(`quotes: ${quotes.quotes} amount quotes on them, ${quotes.fresh} checked within ${maxAgeDays} days, ${quotesDue} to check`);
 
   if (proxy !== undefined && targets.urls.length > 0) {
     await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {
@@ -69,13 +81,25 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   }
   const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
   const policy = { allowPrivateAddresses: flags.allowPrivateAddresses === true };
+  let quoteLog: AppendOnlyLog | undefined;
+  try {
+    quoteLog = log === undefined || quotesDue === 0 ? undefined : openAppendOnlyLog(`${corpus.root}/${QUOTE_CHECKS_FILE}`);
+  } catch (error) {
+    log?.close();
+    throw new CliFailure(`${QUOTE_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const print = (row: object) => process.stdout.write(`${JSON.stringify(row)}\n`);
+  // One pool of pdf.js workers for the run, started only when a PDF arrives.
+  const pdfExtractor = createPdfTextExtractor({ workers: Math.min(2, options.extractConcurrency) });
   const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost, policy });
   let result;
   try {
     result = await checkCorpusLinks(targets, { ...options, userAgent }, {
       dispatcher: connections.dispatcher,
       viaProxy: proxy !== undefined,
-      record: log ? (check) => appendOrFail(log, check) : (check) => process.stdout.write(`${JSON.stringify(check)}\n`),
+      record: log ? (check) => appendOrFail(log.file, () => log.append(check)) : print,
+      recordQuote: quoteLog ? (check: QuoteCheck) => appendOrFail(quoteLog.file, () => quoteLog.appendRow(check)) : print,
+      extract: (page) => extractPageText(page, { pdfExtractor }),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,
@@ -84,6 +108,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     });
   } finally {
     log?.close();
+    quoteLog?.close();
+    await pdfExtractor.close();
     await connections.destroy();
   }
   const { tally, stopped } = result;
@@ -97,7 +123,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
         `${log ? ' and appended' : ''}; rerun to check the rest (${stopped.message})`,
     );
   }
-  printSummary(corpus, tally, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file });
+  const quoteRun = { due: quotesDue, fresh: quotes.fresh, outcomes: result.quotes, file: quoteLog?.file };
+  printSummary(corpus, tally, quoteRun, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file });
 }
 
 function openLog(corpus: Corpus): LinkCheckLog {
@@ -109,23 +136,33 @@ function openLog(corpus: Corpus): LinkCheckLog {
 }
 
 /** A failed append (disk full, file gone) stops the run with one line; the lines before it stay whole. */
-function appendOrFail(log: LinkCheckLog, check: Parameters<LinkCheckLog['append']>[0]): void {
+function appendOrFail(file: string, append: () => void): void {
   try {
-    log.append(check);
+    append();
   } catch (error) {
-    throw new CliFailure(`${log.file}: cannot append (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); rerun to check the rest`);
+    throw new CliFailure(`${file}: cannot append (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); rerun to check the rest`);
   }
 }
 
+/** The quote side of a run, for the summary. */
+interface QuoteRun {
+  due: number;
+  fresh: number;
+  outcomes: LinkRunResult['quotes'];
+  file: string | undefined;
+}
+
 function printSummary(
-  corpus: Corpus, tally: LinkRunTally,
+  corpus: Corpus, tally: LinkRunTally, quoteRun: QuoteRun,
   run: { cited: number; fresh: number; appended: number; dryRun: boolean; json: boolean; file: string | undefined },
 ): void {
   const citations = findCitations(corpus, new Set(tally.changed.map((change) => change.url)));
   const changed = tally.changed.map((change) => ({ ...change, programs: citations.get(change.url) ?? [] }));
   if (run.json) {
     const { checked, outcomes, firstChecks } = tally;
-    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed });
+    const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
+    const quotes = { checked: quoteChecked, fresh: quoteRun.fresh, appended: quoteRun.file ? quoteChecked : 0, outcomes: quoteRun.outcomes };
+    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes });
     return;
   }
   const counts = Object.entries(tally.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');
@@ -135,8 +172,12 @@ function printSummary(
     const programs = change.programs.map((record) => `${record.city}/${record.programId}`).join(', ');
     lines.push(`  ${change.from} -> ${change.to} (${change.httpStatus ?? 'no status'}; ${change.reason}) ${change.url}  cited by ${programs}`);
   }
+  const quoteCounts = Object.entries(quoteRun.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');
+  const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
+  lines.push(`checked ${quoteChecked} amount quotes (${quoteRun.fresh} checked recently, skipped): ${quoteCounts}`);
   if (run.dryRun) lines.push('dry run: nothing appended');
   else if (run.file !== undefined) lines.push(`appended ${run.appended} attempts to ${run.file}`);
+  if (!run.dryRun && quoteRun.file !== undefined) lines.push(`appended ${quoteChecked} quote checks to ${quoteRun.file}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

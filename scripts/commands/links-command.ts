@@ -1,7 +1,7 @@
 /** `hra links check` and `hra links report`: the weekly verification of the URLs served records cite. */
 import type { Command } from 'commander';
 import { CHECK_FLAG_DEFAULTS, runLinksCheck, type LinksCheckFlags } from './links-check-action.ts';
-import { runLinksReport } from './links-report-action.ts';
+import { runLinksReport, type LinksReportFlags } from './links-report-action.ts';
 
 /** Registers `hra links` and its two subcommands on the root program. */
 export function registerLinksCommand(program: Command): void {
@@ -10,7 +10,7 @@ export function registerLinksCommand(program: Command): void {
 
   links
     .command('check')
-    .description('check cited URLs not checked within --max-age-days, appending one attempt per URL as each finishes')
+    .description('check cited URLs and amount quotes not checked within --max-age-days, appending each URL\'s attempt and quote checks as it finishes')
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--at <date-time>', 'time of the run, ISO 8601 with a timezone; attempts record its UTC date (default: now)')
     .option('--max-age-days <n>', 'skip URLs whose latest attempt is fewer days old than this', defaults.maxAgeDays)
@@ -23,14 +23,17 @@ export function registerLinksCommand(program: Command): void {
     .option('--proxy <url>', 'send every request through this HTTP proxy')
     .option('--user-agent <text>', 'User-Agent header (default: names the dataset and the manifest\'s contact URL)')
     .option('--allow-private-addresses', 'tests and development only: let URLs reach loopback, private and other non-public addresses')
+    .option('--no-quotes', 'check links only: no page text is read and no quote check is made')
     .option('--dry-run', 'check, but append nothing: print the attempts on stdout instead')
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: LinksCheckFlags) => runLinksCheck(flags));
 
   links
     .command('report')
-    .description('list programs likely closed (404/410 at their last three check dates) and URLs now dead or bot-blocked')
+    .description('per city: quotes no longer found with the amounts the pages state, reviews turning stale within 14 days, programs likely closed, URLs now dead or bot-blocked')
     .requiredOption('--corpus <dir>', 'corpus folder')
+    .option('--at <date-time>', 'the day the report looks ahead from, ISO 8601 with a timezone (default: now)')
     .option('--json', 'print the report as one JSON object on the last stdout line')
-    .action((flags: { corpus: string; json?: boolean }) => runLinksReport(flags));
+    .option('--markdown', 'print the report as Markdown, for a pull-request description')
+    .action((flags: LinksReportFlags) => runLinksReport(flags));
 }

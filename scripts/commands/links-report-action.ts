@@ -1,21 +1,24 @@
-/** The `hra links report` action: the programs likely closed and the URLs now dead or bot-blocked. */
+/** The `hra links report` action: the weekly report a maintainer acts on, as text, JSON or Markdown. */
+import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { buildLinkReport } from '../../build/links/build-link-report.ts';
-import { printJson } from '../cli-failure.ts';
+import { renderLinkReportMarkdown, renderLinkReportText } from '../../build/links/render-link-report.ts';
+import { CliFailure, printJson } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 
-/** Prints the report: text for a maintainer, or one JSON object with `--json`. */
-export function runLinksReport(flags: { corpus: string; json?: boolean }): void {
-  const report = buildLinkReport(loadCorpusOrFail(flags.corpus));
-  if (flags.json) {
-    printJson(report);
-    return;
-  }
-  const cited = (programs: ReadonlyArray<{ city: string; programId: string }>) => programs.map((p) => `${p.city}/${p.programId}`).join(', ');
-  const lines = [`likely closed (404 or 410 at each of the last three check dates): ${report.likelyClosed.length}`];
-  for (const entry of report.likelyClosed) lines.push(`  ${entry.city}/${entry.programId}  ${entry.url}  ${entry.dates.join(', ')}`);
-  lines.push(`dead or bot-blocked at their latest attempt: ${report.problems.length}`);
-  for (const problem of report.problems) {
-    lines.push(`  ${problem.outcome} (${problem.httpStatus ?? 'no status'}, ${problem.checkedAt})  ${problem.url}  cited by ${cited(problem.programs)}`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+/** The flags as commander hands them over. */
+export interface LinksReportFlags {
+  corpus: string;
+  at?: string;
+  json?: boolean;
+  markdown?: boolean;
+}
+
+/** Prints the report: text for a maintainer, one JSON object with `--json`, or Markdown with `--markdown`. */
+export function runLinksReport(flags: LinksReportFlags): void {
+  if (flags.json && flags.markdown) throw new CliFailure('--json and --markdown: choose one');
+  const at = flags.at ?? new Date().toISOString();
+  if (!isChangeTimestamp(at)) throw new CliFailure(`--at ${JSON.stringify(at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
+  const report = buildLinkReport(loadCorpusOrFail(flags.corpus), new Date(at).toISOString().slice(0, 10));
+  if (flags.json) printJson(report);
+  else process.stdout.write(flags.markdown ? renderLinkReportMarkdown(report) : renderLinkReportText(report));
 }

@@ -461,15 +461,21 @@ export interface components {
         Freshness: {
             /** @enum {unknown} */
             linkStatus: "live" | "dead" | "bot-blocked" | "unchecked";
-            /** @enum {unknown} */
+            /**
+             * @description The strongest tier the evidence supports (spec 2.2). `source-verified` needs a live link, a review younger than 90 days, sourceAmountVerified and sourceQuoteVerified.
+             * @enum {unknown}
+             */
             confidence: "source-verified" | "federal-canonical" | "model-identity-reviewed" | "link-verified" | "link-resolves-unverified" | "unverified";
             /** Format: date */
             lastChecked?: string | null;
             sourceReviewed?: boolean;
             sourceReviewStale?: boolean;
             sourceProgramVerified?: boolean;
+            /** @description True only when the latest review is an amount review judged a match and its quote states exactly the current maxAmount. */
             sourceAmountVerified?: boolean;
+            /** @description Always equal to sourceAmountVerified. */
             sourceVerified?: boolean;
+            /** @description True only when sourceAmountVerified and the quote was found in the cited page's text. The latest conclusive mechanical quote check of the current quote on the current URL decides (found: true, not-found: false); an inconclusive check changes nothing; a quote never checked mechanically keeps the reviewer's recorded finding. */
             sourceQuoteVerified?: boolean;
             sourceEvidence?: string | null;
             sourceVerifiedAmount?: string | null;

@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
+import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastJsonLine, ROOT, runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'hra-cli-contract-'));
@@ -152,11 +153,28 @@ describe('counts', () => {
     const run = runHra(['validate', '--corpus', 'corpus']);
     assert.equal(run.status, 0, run.stderr);
     const loaded = /validated (\d+) program rows in (\d+) city files/.exec(run.stderr);
-    const summary = /^corpus is valid: \d+ cities, (\d+) program rows \((\d+) in (\d+) city files, (\d+) national\) in [\d.]+ s$/.exec(run.stdout.trim());
+    const [first, second] = run.stdout.trim().split('\n');
+    const summary = /^corpus is valid: \d+ cities, (\d+) program rows \((\d+) in (\d+) city files, (\d+) national\) in [\d.]+ s$/.exec(first ?? '');
     assert.ok(loaded && summary, `${run.stderr}\n${run.stdout}`);
     assert.equal(summary[2], loaded[1]);
     assert.equal(summary[3], loaded[2]);
     assert.equal(Number(summary[1]), Number(summary[2]) + Number(summary[4]));
+    // The demo corpus has no internet behind it: every served amount quote still rests on its hand-typed flag.
+    assert.match(second ?? '', /^amount quotes served: 30; 0 decided by a quote check, 30 never checked mechanically \(their hand-typed quoteFoundInPage is served; hra links check checks them\)$/);
+  });
+
+  it('validate counts the amount quotes a quote check decided and those still hand-typed', () => {
+    const dir = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-validate-quotes-')), 'corpus'));
+    markQuotesChecked(dir, '2026-11-19'); // three inconclusive checks: nothing decided yet
+    const count = () => {
+      const summary = lastJsonLine(runHra(['validate', '--corpus', dir, '--json'])) as Record<string, unknown>;
+      return [summary.amountQuotes, summary.quotesChecked, summary.quotesHandTyped];
+    };
+    assert.deepEqual(count(), [3, 0, 3]);
+    const file = join(dir, 'evidence/quote-checks.ndjson');
+    const { reason: _reason, ...inconclusive } = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '{}') as Record<string, unknown>;
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ ...inconclusive, outcome: 'found', textLength: 10, textSha256: 'd'.repeat(64) })}\n`);
+    assert.deepEqual(count(), [3, 1, 2]);
   });
 });
 

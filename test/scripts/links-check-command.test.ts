@@ -13,7 +13,7 @@ import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { visitCitations } from '../../build/links/visit-citations.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
-import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
+import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
 
@@ -122,9 +122,11 @@ describe('hra links check', () => {
     const outcomes = { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 };
     for (const row of appended) outcomes[row.outcome as keyof typeof outcomes] += 1;
     assert.deepEqual(
-      { ...summary, changed: undefined },
-      { checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined },
+      { ...summary, changed: undefined, quotes: undefined },
+      { checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined, quotes: undefined },
     );
+    // The mini corpus's three amount quotes ride on their URLs' fetches; the fixture's page states none of them.
+    assert.deepEqual(summary.quotes, { checked: 3, fresh: 0, appended: 3, outcomes: { found: 0, 'not-found': 3, inconclusive: 0 } });
     // The mini corpus's earlier attempts: dead, bot-blocked and inconclusive ones that now answer 200.
     const changed = [...(summary.changed as Array<{ url: string }>)].sort((a, b) => a.url.localeCompare(b.url));
     assert.deepEqual(changed, [
@@ -176,6 +178,7 @@ describe('hra links check', () => {
     assert.equal(fixture.requests.length, requests);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
       checked: 0, cited, fresh: cited, appended: 0, dryRun: false, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [],
+      quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 } },
     });
   });
 
@@ -205,6 +208,7 @@ describe('hra links check, interrupted and resumed', () => {
       visitCitations(loadCorpus(corpus), ({ url }) => others.add(url));
       const fresh = [...others].filter((url) => !url.includes('slow.test'));
       writeFileSync(logFile, fresh.map((url) => `${JSON.stringify({ url, checkedAt: '2026-11-19', outcome: 'dead', httpStatus: 404 })}\n`).join(''));
+      markQuotesChecked(corpus, '2026-11-19');
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
       const child = spawnHra(args);
@@ -245,7 +249,10 @@ describe('hra links check, dry run and --url', () => {
       assert.equal(run.status, 0, run.stderr);
       assert.equal(readFileSync(logFile, 'utf8'), text);
       const lines = run.stdout.trimEnd().split('\n');
-      assert.deepEqual(lines.slice(0, -1).map((line) => JSON.parse(line) as unknown).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [
+      const printed = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+      // beta.test/wx carries b-weather's amount quote: its check is printed too (links-check-quotes.test.ts covers those).
+      assert.deepEqual(printed.filter((row) => 'quoteSha256' in row).map((row) => [row.programId, row.outcome]), [['b-weather', 'not-found']]);
+      assert.deepEqual(printed.filter((row) => !('quoteSha256' in row)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [
         { url: 'http://beta.test/wx', checkedAt: '2026-11-20', outcome: 'live', httpStatus: 200, pageClass: 'program' },
         { url: 'http://site.test/missing', checkedAt: '2026-11-20', outcome: 'dead', httpStatus: 404 },
       ]);

@@ -7,6 +7,9 @@ import { before, describe, it } from 'node:test';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync } from '../support/run-hra.ts';
 
+// a-roof and a-furnace were reviewed 2026-10-20: stale on 2027-01-18, within 14 days of this.
+const AT = '2027-01-10T09:00:00Z';
+
 const attempt = (url: string, checkedAt: string, outcome: string, httpStatus: number | null) => ({
   url, checkedAt, outcome, httpStatus, ...(outcome === 'live' ? { pageClass: 'program' } : {}),
 });
@@ -46,10 +49,16 @@ describe('hra links report', () => {
     });
   });
 
-  it('lists likely-closed programs with their three dates, and every URL now dead or bot-blocked', async () => {
-    const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--json']);
+  it('lists reviews turning stale within 14 days of --at, likely-closed programs with their three dates, and every URL now dead or bot-blocked', async () => {
+    const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--at', AT, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
+      at: '2027-01-10',
+      quotesNotFound: [],
+      staleSoon: [
+        { city: 'alpha', programId: 'a-furnace', reviewedAt: '2026-10-20', kind: 'identity', staleOn: '2027-01-18' },
+        { city: 'alpha', programId: 'a-roof', reviewedAt: '2026-10-20', kind: 'amount', staleOn: '2027-01-18' },
+      ],
       likelyClosed: [
         { city: 'alpha', programId: 'a-roof', url: 'http://alpha.test/roof', dates: ['2026-10-26', '2026-11-09', '2026-11-16'] },
         { city: 'alpha', programId: 'link-1', url: 'http://alpha.test/roof', dates: ['2026-10-26', '2026-11-09', '2026-11-16'] },
@@ -63,18 +72,27 @@ describe('hra links report', () => {
     });
   });
 
-  it('prints the same as text for a maintainer', async () => {
-    const run = await runHraAsync(['links', 'report', '--corpus', corpus]);
+  it('prints the same as text for a maintainer, per city', async () => {
+    const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--at', AT]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, [
-      'likely closed (404 or 410 at each of the last three check dates): 2',
-      '  alpha/a-roof  http://alpha.test/roof  2026-10-26, 2026-11-09, 2026-11-16',
-      '  alpha/link-1  http://alpha.test/roof  2026-10-26, 2026-11-09, 2026-11-16',
-      'dead or bot-blocked at their latest attempt: 4',
-      '  bot-blocked (403, 2026-11-16)  http://alpha.test/ramps  cited by alpha/a-ramp',
-      '  dead (404, 2026-11-16)  http://alpha.test/roof  cited by alpha/a-roof, alpha/link-1',
-      '  dead (200, 2026-11-16)  http://gamma.test/grant  cited by gamma/g-grant',
-      '  dead (404, 2026-11-16)  http://state.test/loan  cited by beta/state-loan',
+      'weekly verification report as of 2027-01-10: 0 quotes no longer found, 2 reviews turning stale within 14 days, 2 likely closed, 4 dead or bot-blocked URLs',
+      'alpha',
+      '  reviews turning stale within 14 days: 2',
+      '    alpha/a-furnace  identity review of 2026-10-20, stale on 2027-01-18',
+      '    alpha/a-roof  amount review of 2026-10-20, stale on 2027-01-18',
+      '  likely closed (404 or 410 at each of the last three check dates): 2',
+      '    alpha/a-roof  http://alpha.test/roof  2026-10-26, 2026-11-09, 2026-11-16',
+      '    alpha/link-1  http://alpha.test/roof  2026-10-26, 2026-11-09, 2026-11-16',
+      '  dead or bot-blocked at their latest attempt: 2',
+      '    bot-blocked (403, 2026-11-16)  http://alpha.test/ramps  cited by alpha/a-ramp',
+      '    dead (404, 2026-11-16)  http://alpha.test/roof  cited by alpha/a-roof, alpha/link-1',
+      'beta',
+      '  dead or bot-blocked at their latest attempt: 1',
+      '    dead (404, 2026-11-16)  http://state.test/loan  cited by beta/state-loan',
+      'gamma',
+      '  dead or bot-blocked at their latest attempt: 1',
+      '    dead (200, 2026-11-16)  http://gamma.test/grant  cited by gamma/g-grant',
       '',
     ].join('\n'));
   });

@@ -18,6 +18,8 @@ export interface LinkFixtureOptions {
   tls?: { key: string; cert: string };
   /** Keep the per-request log (tests); the benchmark keeps only the per-host figures. */
   log?: boolean;
+  /** Answers before the built-in behaviours: returns true when it answered (the quote-check pages). */
+  answer?: (request: IncomingMessage, response: ServerResponse, target: URL) => boolean;
 }
 
 /** What the fixture saw of one host. */
@@ -83,7 +85,9 @@ export async function startLinkFixture(options: LinkFixtureOptions = {}): Promis
     const key = `${host} ${target.pathname}`;
     const nth = (seen.get(key) ?? 0) + 1;
     seen.set(key, nth);
-    const answer = () => behave(request, response, target, nth);
+    const answer = () => {
+      if (options.answer?.(request, response, target) !== true) behave(request, response, target, nth);
+    };
     if (options.delayMs) setTimeout(answer, options.delayMs);
     else answer();
   });

@@ -5,6 +5,9 @@
  */
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadCorpus } from '../../build/corpus/load-corpus.ts';
+import { quoteDigest } from '../../build/derive/quote-digest.ts';
+import { visitCitations } from '../../build/links/visit-citations.ts';
 
 const MINI_CORPUS = join(import.meta.dirname, '..', 'fixtures', 'mini-corpus');
 
@@ -43,4 +46,23 @@ export function writeLinkTestCorpus(dir: string, options: LinkTestCorpusOptions 
     writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
   }
   return dir;
+}
+
+/**
+ * Records an inconclusive quote check dated `checkedAt` for every amount review of the corpus in `dir`, on
+ * the URL its record cites, so that link-only tests are not joined by due quote checks.
+ */
+export function markQuotesChecked(dir: string, checkedAt: string): void {
+  const corpus = loadCorpus(dir);
+  const urls = new Map<string, string>();
+  visitCitations(corpus, ({ city, programId, url }) => urls.set(`${city}/${programId}`, url));
+  const rows = corpus.sourceReviews.flatMap((review) => {
+    const url = urls.get(`${review.city}/${review.programId}`);
+    if (review.kind !== 'amount' || review.amountQuote === undefined || url === undefined) return [];
+    return [{
+      city: review.city, programId: review.programId, reviewedAt: review.reviewedAt, quoteSha256: quoteDigest(review.amountQuote),
+      url, finalUrl: null, checkedAt, outcome: 'inconclusive', reason: 'marked checked by the test', contentType: null,
+    }];
+  });
+  writeFileSync(join(dir, 'evidence/quote-checks.ndjson'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
 }

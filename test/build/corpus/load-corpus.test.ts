@@ -1,5 +1,5 @@
 /**
- * The corpus loader: the demo corpus is clean, a copy with 20 planted faults reports exactly those 20, and
+ * The corpus loader: the demo corpus is clean, a copy with 24 planted faults reports exactly those 20, and
  * each input the revision could not hash reproducibly is refused alone, at its file, line and path.
  */
 import * as assert from 'node:assert/strict';
@@ -90,6 +90,16 @@ function loadPlanted(source: string, plant: (root: string) => void): readonly Co
   });
 }
 
+/** Writes evidence/quote-checks.ndjson: one valid `found` check of mke-strong-homes's review per entry, with the entry's fields over it. */
+function writeQuoteChecks(root: string, overrides: ReadonlyArray<Record<string, unknown>>): void {
+  const valid = {
+    city: 'milwaukee', programId: 'mke-strong-homes', reviewedAt: '2026-05-12', quoteSha256: 'b'.repeat(64),
+    url: 'https://city.milwaukee.gov/strong', finalUrl: 'https://city.milwaukee.gov/strong', checkedAt: '2026-11-20',
+    outcome: 'found', contentType: 'text/html', textLength: 1200, textSha256: 'c'.repeat(64),
+  };
+  writeFileSync(join(root, 'evidence/quote-checks.ndjson'), overrides.map((over) => `${JSON.stringify({ ...valid, ...over })}\n`).join(''));
+}
+
 function rowAt(file: string, line: number): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8').split('\n')[line - 1] ?? '') as Record<string, unknown>;
 }
@@ -142,6 +152,20 @@ const faults: PlantedFault[] = [
     plant: (root) => editLine(join(root, 'changes.ndjson'), 4, (row) => { row.city = 'atlantis'; }) },
   { what: 'change ids that do not increase', file: 'changes.ndjson', line: 6, path: '$.id', message: /ids must increase/,
     plant: (root) => editLine(join(root, 'changes.ndjson'), 6, (row) => { row.id = 1; }) },
+  // Planted together in one new file (the loader reads it whole), one fault per line.
+  { what: 'quote check of a missing record', file: 'evidence/quote-checks.ndjson', line: 1, path: '$.programId', message: /no program "ghost"/,
+    plant: (root) => writeQuoteChecks(root, [
+      { programId: 'ghost' },
+      { reviewedAt: '2026-05-13' },
+      { outcome: 'not-found' },
+      { outcome: 'inconclusive', textLength: undefined, textSha256: undefined },
+    ]) },
+  { what: 'quote check of a review that does not exist', file: 'evidence/quote-checks.ndjson', line: 2, path: '$.reviewedAt', message: /no amount review of milwaukee\/mke-strong-homes dated 2026-05-13/,
+    plant: () => {} },
+  { what: 'not-found quote check without the amounts the page states', file: 'evidence/quote-checks.ndjson', line: 3, path: '$.statedAmounts', message: /is required/,
+    plant: () => {} },
+  { what: 'inconclusive quote check without its reason', file: 'evidence/quote-checks.ndjson', line: 4, path: '$.reason', message: /is required/,
+    plant: () => {} },
   { what: 'sample city that is not live', file: 'manifest.json', line: 6, path: '$.sampleCity', message: /is pending, not live/,
     plant: (root) => {
       const file = join(root, 'manifest.json');
@@ -200,7 +224,7 @@ describe('loadCorpus', () => {
     assert.equal(corpus.national.length, 4);
   });
 
-  describe('with 20 planted faults', () => {
+  describe('with 24 planted faults', () => {
     let root: string;
     let problems: readonly CorpusProblem[];
     before(() => {
@@ -218,13 +242,13 @@ describe('loadCorpus', () => {
     });
     after(() => rmSync(join(root, '..'), { recursive: true, force: true }));
 
-    it('plants twenty faults of different kinds', () => {
-      assert.equal(faults.length, 20);
-      assert.equal(new Set(faults.map((fault) => fault.what)).size, 20);
+    it('plants twenty-four faults of different kinds', () => {
+      assert.equal(faults.length, 24);
+      assert.equal(new Set(faults.map((fault) => fault.what)).size, 24);
     });
 
-    it('reports exactly the twenty problems, no more', () => {
-      assert.equal(problems.length, 20, problems.map(formatProblem).join('\n'));
+    it('reports exactly the twenty-four problems, no more', () => {
+      assert.equal(problems.length, 24, problems.map(formatProblem).join('\n'));
     });
 
     for (const fault of faults) {

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { deriveFreshness, EVIDENCE_MAX_CHARS, type FreshnessInputs } from '../../../build/derive/derive-freshness.ts';
-import type { LinkCheck, SourceReview } from '../../../build/corpus/corpus-types.ts';
+import type { LinkCheck, QuoteCheck, SourceReview } from '../../../build/corpus/corpus-types.ts';
+import { quoteDigest } from '../../../build/derive/quote-digest.ts';
 
 const URL = 'https://example.gov/roof-grant';
 const AS_OF = '2026-06-30';
@@ -19,7 +20,7 @@ const amountReview = (over: Partial<SourceReview> = {}) =>
   review({ kind: 'amount', amountQuote: 'Eligible homeowners may receive up to $15,000 for roof replacement.', quoteFoundInPage: true, ...over });
 
 function inputs(over: Partial<FreshnessInputs> = {}): FreshnessInputs {
-  return { url: URL, maxAmount: 15000, isFederalCanonical: false, linkChecks: [live()], reviews: [], asOf: AS_OF, ...over };
+  return { url: URL, maxAmount: 15000, isFederalCanonical: false, linkChecks: [live()], reviews: [], quoteChecks: [], asOf: AS_OF, ...over };
 }
 
 describe('deriveFreshness confidence decision table', () => {
@@ -152,4 +153,36 @@ describe('deriveFreshness reviews and amount binding', () => {
     assert.throws(() => deriveFreshness(inputs({ asOf: '2026-02-30' })), /asOf: '2026-02-30'/);
     assert.throws(() => deriveFreshness(inputs({ asOf: '06/30/2026' })), /asOf/);
   });
+});
+
+describe('deriveFreshness mechanical quote checks', () => {
+  const QUOTE = 'Eligible homeowners may receive up to $15,000 for roof replacement.';
+  const quoteCheck = (outcome: QuoteCheck['outcome'], over: Partial<QuoteCheck> = {}): QuoteCheck => {
+    const base = {
+      city: 'detroit', programId: 'roof-1', reviewedAt: '2026-06-15', quoteSha256: quoteDigest(QUOTE), url: URL, finalUrl: URL,
+      checkedAt: '2026-06-20', outcome, contentType: 'text/html',
+    };
+    if (outcome === 'inconclusive') return { ...base, reason: 'page text too short', ...over } as QuoteCheck;
+    const text = { textLength: 900, textSha256: 'a'.repeat(64) };
+    return (outcome === 'not-found' ? { ...base, ...text, statedAmounts: [], ...over } : { ...base, ...text, ...over }) as QuoteCheck;
+  };
+  const verdict = (quoteFoundInPage: boolean, checks: QuoteCheck[], over: Partial<FreshnessInputs> = {}) => {
+    const freshness = deriveFreshness(inputs({ reviews: [amountReview({ quoteFoundInPage })], quoteChecks: checks, ...over }));
+    return [freshness.sourceQuoteVerified, freshness.confidence];
+  };
+  const rows: Array<[string, boolean, QuoteCheck[], Partial<FreshnessInputs>, [boolean, string]]> = [
+    ['never checked: the hand-typed true stands', true, [], {}, [true, 'source-verified']],
+    ['never checked: the hand-typed false stands', false, [], {}, [false, 'model-identity-reviewed']],
+    ['found overrides a hand-typed false', false, [quoteCheck('found')], {}, [true, 'source-verified']],
+    ['not-found overrides a hand-typed true', true, [quoteCheck('not-found')], {}, [false, 'model-identity-reviewed']],
+    ['inconclusive changes nothing (hand-typed)', true, [quoteCheck('inconclusive')], {}, [true, 'source-verified']],
+    ['inconclusive after not-found keeps not-found', true, [quoteCheck('not-found', { checkedAt: '2026-06-18' }), quoteCheck('inconclusive')], {}, [false, 'model-identity-reviewed']],
+    ['the latest conclusive check wins, not file order', true, [quoteCheck('not-found', { checkedAt: '2026-06-25' }), quoteCheck('found', { checkedAt: '2026-06-20' })], {}, [false, 'model-identity-reviewed']],
+    ['same day: the later line wins', false, [quoteCheck('not-found'), quoteCheck('found')], {}, [true, 'source-verified']],
+    ['a check of another quote says nothing', true, [quoteCheck('not-found', { quoteSha256: quoteDigest('Up to $15,000.') })], {}, [true, 'source-verified']],
+    ['a check of an older review says nothing', true, [quoteCheck('not-found', { reviewedAt: '2026-06-01' })], {}, [true, 'source-verified']],
+    ['a check of a URL no longer cited says nothing', true, [quoteCheck('not-found', { url: 'https://example.gov/old' })], {}, [true, 'source-verified']],
+    ['found cannot verify an amount the quote does not state', false, [quoteCheck('found')], { maxAmount: 20000 }, [false, 'model-identity-reviewed']],
+  ];
+  for (const [name, typed, checks, over, expected] of rows) it(name, () => assert.deepEqual(verdict(typed, checks, over), expected));
 });

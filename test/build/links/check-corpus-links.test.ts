@@ -11,18 +11,20 @@ import { createLinkDispatcher } from '../../../build/links/create-link-dispatche
 import { NetworkUnavailable } from '../../../build/links/network-guard.ts';
 import { startBadGatewayProxy } from '../../support/bad-gateway-proxy.ts';
 
-const OPTIONS: LinkRunOptions = { checkedAt: '2026-11-20', concurrency: 4, perHost: 1, hostIntervalMs: 0, timeoutMs: 2000, retries: 0, userAgent: 'hra-test' };
+const OPTIONS: LinkRunOptions = { checkedAt: '2026-11-20', concurrency: 4, perHost: 1, hostIntervalMs: 0, timeoutMs: 2000, retries: 0, userAgent: 'hra-test', extractConcurrency: 1 };
 
 function runDeps(dispatcher: LinkRunDeps['dispatcher'], viaProxy: boolean, now: () => number) {
   const recorded: LinkCheck[] = [];
   const deps: LinkRunDeps = {
     dispatcher, viaProxy, record: (check) => recorded.push(check),
+    recordQuote: () => assert.fail('no quote is due in these runs'),
+    extract: () => assert.fail('no page is read in these runs'),
     timers: { now, setTimeout: (callback, ms) => setTimeout(callback, ms) },
     wallNow: () => Date.now(), random: () => 0.5, progress: () => {}, residentBytes: () => 0,
   };
   return { deps, recorded };
 }
-const targets = (urls: string[]) => ({ urls, cited: urls.length, fresh: 0, previous: new Map(), uncited: [] });
+const targets = (urls: string[]) => ({ urls, cited: urls.length, fresh: 0, quotes: { due: new Map(), quotes: 0, fresh: 0 }, previous: new Map(), uncited: [] });
 
 describe('checkCorpusLinks, without a network', () => {
   it('records nothing and stops when the resolver cannot answer for any host', async () => {

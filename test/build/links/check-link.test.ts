@@ -19,7 +19,7 @@ function scripted(script: Record<string, Answer[]>, overrides: Partial<CheckLink
     async send(url, method, readBody) {
       const key = `${method} ${url}`;
       sent.push(key);
-      assert.equal(readBody, method === 'GET', 'bodies are read on GET only');
+      assert.equal(readBody, method === 'GET' ? 'prefix' : 'none', 'bodies are read on GET only');
       const answers = script[key];
       if (!answers) throw new Error(`unscripted request ${key}`);
       const answer = answers.length > 1 ? answers.shift() : answers[0];
@@ -176,5 +176,23 @@ describe('checkLink, refused destinations', () => {
   it('marks DNS and connect failures as unreachable, for the no-network guard', async () => {
     const { deps } = scripted({ [`HEAD ${url}`]: [new RequestFailure('dns', 'getaddrinfo EAI_AGAIN a.test')] }, { retries: 0 });
     assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN a.test', unreachable: true });
+  });
+});
+
+describe('checkLink asked for the page (quote checks)', () => {
+  const pdf: SentResponse = {
+    status: 200, headers: { 'content-type': 'application/pdf' }, body: undefined, page: { kind: 'read', bytes: new Uint8Array([0x25]), complete: true },
+  };
+  it('starts with GET, reads the whole page, and names the final URL after redirects', async () => {
+    const sent: Array<[string, string]> = [];
+    const { deps } = scripted({});
+    const answers: Record<string, SentResponse> = { [`GET ${url}`]: moved('/flyer.pdf', 302), 'GET http://a.test/flyer.pdf': pdf };
+    deps.send = async (target, method, read) => {
+      sent.push([`${method} ${target}`, read]);
+      return answers[`${method} ${target}`] as SentResponse;
+    };
+    const verdict = await checkLink(url, deps, { wantPage: true });
+    assert.deepEqual(sent, [[`GET ${url}`, 'page'], ['GET http://a.test/flyer.pdf', 'page']], 'no HEAD: it could not give the body');
+    assert.deepEqual(verdict, { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200', finalUrl: 'http://a.test/flyer.pdf', contentType: 'application/pdf', page: pdf.page });
   });
 });

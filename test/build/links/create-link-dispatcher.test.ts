@@ -46,7 +46,7 @@ describe('createLinkDispatcher, outbound guard', () => {
       proxy: options.proxy, concurrency: 2, perHost: 1, policy: { allowPrivateAddresses: options.allow === true }, ...(options.resolve ? { resolve: options.resolve } : {}),
     });
     try {
-      const response = await sendRequest({ dispatcher: connections.dispatcher, viaProxy: options.proxy !== undefined, url, method: 'HEAD', headers: {}, timeoutMs: 2000, readBody: false, bodyCap: 1024 });
+      const response = await sendRequest({ dispatcher: connections.dispatcher, viaProxy: options.proxy !== undefined, url, method: 'HEAD', headers: {}, timeoutMs: 2000, read: 'none', bodyCap: 1024 });
       return response.status;
     } catch (error) {
       if (error instanceof RequestFailure) return error;

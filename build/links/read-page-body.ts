@@ -1,0 +1,49 @@
+/** Reads a whole page body for the quote checks, decoded from its Content-Encoding, up to a cap. */
+import { pipeline, type Readable } from 'node:stream';
+import { createDecoder } from './read-body-prefix.ts';
+
+/** The bytes read, and how the read ended. */
+export type PageBody =
+  /** `complete`: the body ended before the cap; false when reading stopped at the cap. */
+  | { kind: 'read'; bytes: Uint8Array; complete: boolean }
+  /** The body broke off (deadline, reset, corrupt compression) or its coding is unknown: no text to judge. */
+  | { kind: 'broken'; reason: string };
+
+/**
+ * Reads `body` until it ends or `cap` decoded bytes have arrived; the stream is always destroyed on
+ * return. Unlike the link rules' prefix read, a page cut short by an error is not judged: a quote
+ * missing from half a page proves nothing.
+ */
+export async function readPageBody(body: Readable, contentEncoding: string | undefined, cap: number): Promise<PageBody> {
+  const decoder = createDecoder(contentEncoding);
+  if (decoder === null) {
+    body.destroy();
+    return { kind: 'broken', reason: `content coding ${JSON.stringify(contentEncoding)} is not read` };
+  }
+  // Streaming decompression bounds the work by `cap` whatever the compression ratio.
+  const decoded: Readable = decoder === undefined ? body : pipeline(body, decoder, () => {});
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of decoded as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > cap) return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks).subarray(0, cap)), complete: false };
+    }
+    return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks)), complete: true };
+  } catch (error) {
+    return { kind: 'broken', reason: `the body broke off after ${size} bytes (${(error as Error).message})` };
+  } finally {
+    decoded.destroy();
+    body.destroy();
+  }
+}
+
+/**
+ * The same bytes as a plain Uint8Array view. A small Buffer lives inside Node's shared 8 KiB pool, and
+ * Buffer#slice does not copy: a consumer that copies with `.slice()` and hands on `.buffer` (the PDF
+ * worker transfer) would otherwise send the whole pool. Uint8Array#slice copies exactly the view.
+ */
+function plainBytes(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}

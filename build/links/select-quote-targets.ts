@@ -1,0 +1,71 @@
+/** Chooses the quote checks a `links check` run makes: amount quotes of served records not checked lately. */
+import type { Corpus, QuoteCheck, SourceReview } from '../corpus/corpus-types.ts';
+import { recordKey } from '../derive/apply-corrections.ts';
+import { groupBy } from '../derive/group-by.ts';
+import { latestReview } from '../derive/latest-review.ts';
+import { quoteDigest } from '../derive/quote-digest.ts';
+import { utcDayNumber } from '../derive/utc-day-number.ts';
+import { visitCitations } from './visit-citations.ts';
+
+/** One quote to look for in one cited page. */
+export interface QuoteTask {
+  city: string;
+  programId: string;
+  /** The review whose quote this is: its date, the quote and the quote's SHA-256. */
+  reviewedAt: string;
+  quote: string;
+  quoteSha256: string;
+}
+
+/** Options of selectQuoteTargets. */
+export interface QuoteTargetOptions {
+  /** The run's date, YYYY-MM-DD (UTC). */
+  today: string;
+  maxAgeDays: number;
+  /** Only quotes of records citing these URLs (`--url`). */
+  only?: ReadonlySet<string>;
+}
+
+/** The due quote checks by cited URL, and how many quotes were left out as checked lately. */
+export interface QuoteTargets {
+  due: Map<string, QuoteTask[]>;
+  /** Quotes of served records on the selected URLs (due or not). */
+  quotes: number;
+  fresh: number;
+}
+
+/**
+ * Selects the due quote checks. A served record (live city or national, URL after corrections) has a
+ * quote when its latest review is of kind `amount`. The quote is due unless a check of the same review
+ * (date and quote SHA-256) on the same URL, whatever its outcome, is less than `maxAgeDays` whole days
+ * before `today`: an edited quote, a new review or a corrected URL is due at once, and a run killed part
+ * way leaves due exactly the quotes it had not reached.
+ */
+export function selectQuoteTargets(corpus: Pick<Corpus, 'national' | 'cities' | 'programFiles' | 'corrections' | 'sourceReviews' | 'quoteChecks'>, options: QuoteTargetOptions): QuoteTargets {
+  const reviews = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
+  const checks = groupBy(corpus.quoteChecks, (check) => recordKey(check.city, check.programId));
+  const today = utcDayNumber(options.today, 'today');
+  const due = new Map<string, QuoteTask[]>();
+  let quotes = 0;
+  let fresh = 0;
+  visitCitations(corpus, ({ city, programId, url }) => {
+    if (options.only !== undefined && !options.only.has(url)) return;
+    const key = recordKey(city, programId);
+    const review: SourceReview | undefined = latestReview(reviews.get(key) ?? []);
+    if (review?.kind !== 'amount' || review.amountQuote === undefined) return;
+    quotes += 1;
+    const task: QuoteTask = { city, programId, reviewedAt: review.reviewedAt, quote: review.amountQuote, quoteSha256: quoteDigest(review.amountQuote) };
+    if ((checks.get(key) ?? []).some((check) => checksTask(check, task, url) && today - utcDayNumber(check.checkedAt, 'checkedAt') < options.maxAgeDays)) {
+      fresh += 1;
+      return;
+    }
+    const list = due.get(url);
+    if (list) list.push(task);
+    else due.set(url, [task]);
+  });
+  return { due, quotes, fresh };
+}
+
+function checksTask(check: QuoteCheck, task: QuoteTask, url: string): boolean {
+  return check.url === url && check.reviewedAt === task.reviewedAt && check.quoteSha256 === task.quoteSha256;
+}
