@@ -9,7 +9,7 @@ import { plural } from '../plural.ts';
 import { abortOnSignals } from './abort-on-signals.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireBuildSources } from './require-build-sources.ts';
-import { requireFile, requireOutputDirectory } from './require-path.ts';
+import { prepareOutputDirectory, requireFile } from './require-path.ts';
 
 /** Registers the corpus and snapshot commands. */
 export function registerCorpusCommands(program: Command): void {
@@ -54,9 +54,13 @@ export function registerCorpusCommands(program: Command): void {
     .option('--json', 'print a JSON summary as the last stdout line')
     .action(async (options: { corpus: string; out: string; json?: boolean }) => {
       requireBuildSources();
-      requireOutputDirectory('--out', options.out);
-      const corpus = loadCorpusOrFail(options.corpus);
-      const published = await abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress)).catch((error: unknown) => {
+      const removeCreatedFolders = prepareOutputDirectory('--out', options.out);
+      const published = await (async () => {
+        const corpus = loadCorpusOrFail(options.corpus);
+        return abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress));
+      })().catch((error: unknown) => {
+        // A failed build writes nothing, not even the output folder it made for itself.
+        removeCreatedFolders();
         throw asPublishFailure(error, options.out);
       });
       if (options.json) printJson({ revision: published.revision, file: published.file, ...published.summary });

@@ -59,6 +59,11 @@ describe('failures name the flag or file and what is wrong, on one line', () => 
       /^hra: verify <file> \S+: is a directory, not a snapshot file$/, true],
     ['build --out <a file>', () => ['build', '--corpus', MINI_CORPUS, '--out', aFile],
       /^hra: --out \S+a-file\.txt: exists and is not a directory$/, true],
+    ['build --out <a folder under a file>', () => ['build', '--corpus', MINI_CORPUS, '--out', join(aFile, 'sub')],
+      /^hra: --out \S+a-file\.txt\/sub: \S+a-file\.txt exists and is not a directory$/, true],
+    // Node's recursive mkdir loops forever on this path, deaf to SIGINT: the check must come first.
+    ['build --out /proc/nope (a folder that cannot be created)', () => ['build', '--corpus', MINI_CORPUS, '--out', '/proc/nope/out'],
+      /^hra: --out \/proc\/nope\/out: cannot create the output folder: ENOENT: no such file or directory, mkdir '\/proc\/nope'$/, true],
     ['validate --corpus <a missing directory>', () => ['validate', '--corpus', missing],
       /^hra: --corpus \S+no-such-corpus: corpus directory not found$/, true],
     ['digest --corpus <a file>', () => ['digest', '--corpus', aFile],
