@@ -79,7 +79,7 @@ export function registerCorpusCommands(program: Command): void {
       const corpus = loadCorpusOrFail(options.corpus);
       const results = verifySnapshot(file, corpus, progress);
       const failed = results.find((result) => !result.ok);
-      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
+      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${file}: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
       if (options.json) printJson({ ok: true, checks: results });
       else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}\n`);
     });

@@ -190,6 +190,6 @@ describe('hra keys', () => {
     writeFileSync(text, 'x'.repeat(4096));
     const run = hra('list', '--keys', text, '--json');
     assert.notEqual(run.status, 0);
-    assert.match(run.stderr, /^hra: key store unavailable while opening \S*not-a-store\.sqlite.*\n$/);
+    assert.match(run.stderr, /^hra: --keys: key store unavailable while opening \S*not-a-store\.sqlite.*\n$/);
   });
 });
