@@ -13,6 +13,7 @@ import { REPORT_NAMES, reportArtifactSchema, type ReportName } from '../contract
 import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
+import { checkLinkOutcomes } from './check-link-outcomes.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
 import { createAjv, describeFailures } from './schema-validator.ts';
@@ -81,6 +82,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false);
   const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false);
   const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false);
+  checkLinkOutcomes(linkChecks, { file: at('evidence/link-checks.ndjson').file, lineOf: (row) => lines.get(row) ?? 0 }, problems);
   const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false);
   const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false);
   const changes = readRows<Corpus['changes'][number]>('changes.ndjson', ajv.compile(changeEventRowSchema), false);
