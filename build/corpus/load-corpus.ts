@@ -92,7 +92,9 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const programFiles = new Map<string, string>();
   const programIds = new Map<string, Set<string>>();
   const national: ProgramRow[] = [];
-  if (vocabularies) {
+  // Rows are checked even when vocabularies.json is invalid (against the schema only), so that one bad
+  // file does not hide the problems of every other.
+  {
     const correctionsByRecord = indexCorrections(corrections);
     const context: ProgramRowContext = {
       validateRow: ajv.compile(programRowSchema),

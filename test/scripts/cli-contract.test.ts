@@ -207,6 +207,22 @@ describe('--json failures', () => {
     assert.ok(problems.some((problem) => problem.line === 8), 'the second bad row is listed too');
   });
 
+  it('validate lists at most 100 problems on stderr, then how many more; --json lists every one', () => {
+    const corpus = join(dir, 'very-broken-corpus');
+    cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const programs = join(corpus, 'programs/alpha.ndjson');
+    const bad = Array.from({ length: 150 }, (_, index) => `{"id": "bad-${index}"}\n`).join('');
+    writeFileSync(programs, `${readFileSync(programs, 'utf8')}${bad}`);
+    const run = runHra(['validate', '--corpus', corpus, '--json']);
+    assert.equal(run.status, 1);
+    const total = (lastJsonLine(run).problems as unknown[]).length;
+    assert.ok(total > 150, `${total} problems`);
+    const lines = stderrLines(run).filter((line) => !line.startsWith('corpus: '));
+    assert.equal(lines.length, 100 + 2, run.stderr.slice(0, 500));
+    assert.equal(lines.at(-2), `... and ${total - 101} more problems not listed here (--json lists every one)`);
+    assert.match(lines.at(-1) ?? '', new RegExp(`^hra: corpus is invalid: .* \\(and ${total - 1} more problems\\)$`));
+  });
+
   it('a failed verify carries its checks', () => {
     const text = join(dir, 'not-a-snapshot.sqlite');
     writeFileSync(text, 'plain text');

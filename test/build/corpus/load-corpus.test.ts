@@ -305,6 +305,30 @@ describe('loadCorpus', () => {
     }
   });
 
+  describe('reports schema, vocabulary and cross-file problems together', () => {
+    it('a row with a bad fundingStatus and an unknown category: both, at its line', () => {
+      const problems = loadPlanted('test/fixtures/mini-corpus', (root) => editLine(join(root, 'programs/alpha.ndjson'), 1, (row) => {
+        row.fundingStatus = 'maybe';
+        row.category = 'roofing-x';
+      }));
+      const found = problems.map(({ file, line, path }) => `${file}:${line} ${path}`);
+      assert.deepEqual(found.sort(), ['corpus/programs/alpha.ndjson:1 $.category', 'corpus/programs/alpha.ndjson:1 $.fundingStatus']);
+      assert.match(problems.find((problem) => problem.path === '$.category')?.message ?? '', /"roofing-x" is not in vocabularies\.json categories/);
+    });
+
+    it('an invalid vocabularies.json does not hide the rows\' own problems', () => {
+      const problems = loadPlanted('test/fixtures/mini-corpus', (root) => {
+        const file = join(root, 'vocabularies.json');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('"categories"', '"kategories"'));
+        editLine(join(root, 'programs/alpha.ndjson'), 1, (row) => {
+          row.fundingStatus = 'maybe';
+        });
+      });
+      assert.ok(problems.some((problem) => problem.file === 'corpus/vocabularies.json'), problems.map(formatProblem).join('\n'));
+      assert.ok(problems.some((problem) => problem.file === 'corpus/programs/alpha.ndjson' && problem.line === 1 && problem.path === '$.fundingStatus'), problems.map(formatProblem).join('\n'));
+    });
+  });
+
   describe('refuses a link-check attempt whose outcome contradicts its recorded status (the checker\'s outcome rules)', () => {
     // [outcome, httpStatus, refused?]: refusals name the rules' outcomes for that status.
     const cases: ReadonlyArray<[string, number | null, RegExp | undefined]> = [
