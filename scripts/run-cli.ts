@@ -55,17 +55,25 @@ export function reportFailure(error: unknown, options: { json: boolean; alreadyP
     line = error.message === '(outputHelp)' ? 'a subcommand is required (see the help above)' : oneLine(error.message);
     exitCode = error.exitCode;
   } else if (error instanceof CliFailure) {
-    line = error.message;
+    line = collapseLines(error.message);
     exitCode = error.exitCode;
     extra = { ...(error.problems === undefined ? {} : { problems: error.problems }), ...error.details };
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    line = `unexpected failure: ${message.split('\n')[0] ?? ''}`;
+    line = `unexpected failure: ${collapseLines(message)}`;
     exitCode = UNEXPECTED_EXIT_CODE;
   }
   if (options.alreadyPrinted !== true) process.stderr.write(`hra: ${line}\n`);
   if (options.json) printJson({ ok: false, error: line, ...extra });
   return exitCode;
+}
+
+/**
+ * A message as one line: a library's text (a JSON parse error quoting the input, a driver's detail) may
+ * carry newlines, and the contract promises one stderr line whatever the message came from.
+ */
+function collapseLines(message: string): string {
+  return message.trim().replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 /** Commander's error text as one lowercase-led line: `error: unknown option '--x'\n(Did you mean --y?)` -> `unknown option '--x' (did you mean --y?)`. */

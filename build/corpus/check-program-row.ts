@@ -8,7 +8,8 @@ import { applyCorrections } from '../derive/apply-corrections.ts';
 /** What a row is checked against; built once per load. */
 export interface ProgramRowContext {
   validateRow: ValidateFunction;
-  vocabularies: Vocabularies;
+  /** Undefined when vocabularies.json is itself invalid: rows are still checked against the schema. */
+  vocabularies: Vocabularies | undefined;
   /** Where each correction was written, so a correction that breaks a row is reported at its own line. */
   correctionLine: (correction: Correction) => number;
   correctionsFile: string;
@@ -31,9 +32,13 @@ export function checkProgramRow(
 ): value is ProgramRow {
   const failures = describeFailures(context.validateRow, value);
   for (const failure of failures) problems.push({ ...where, path: failure.path, message: failure.message });
+  // Vocabulary problems are reported beside schema ones (corpus/README.md: every problem at once), for
+  // the fields whose shape is right; a field of the wrong type is the schema's problem alone.
+  if (context.vocabularies !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    checkVocabulary(value as Partial<Record<VocabularyField, unknown>>, where, context.vocabularies, problems);
+  }
   if (failures.length > 0) return false;
   const row = value as ProgramRow;
-  checkVocabulary(row, where, context.vocabularies, problems);
   for (const correction of corrections) {
     const corrected = applyCorrections(row, [correction]);
     for (const failure of describeFailures(context.validateRow, corrected)) {
@@ -48,14 +53,16 @@ export function checkProgramRow(
   return true;
 }
 
-function checkVocabulary(row: ProgramRow, where: { file: string; line: number }, vocabularies: Vocabularies, problems: CorpusProblem[]): void {
+type VocabularyField = (typeof VOCABULARY_FIELDS)[number][0];
+
+function checkVocabulary(row: Partial<Record<VocabularyField, unknown>>, where: { file: string; line: number }, vocabularies: Vocabularies, problems: CorpusProblem[]): void {
   for (const [field, vocabulary] of VOCABULARY_FIELDS) {
-    const allowed = vocabularies[vocabulary];
+    const allowed: readonly string[] = vocabularies[vocabulary];
     const stored = row[field];
     if (stored === undefined) continue;
-    const values = Array.isArray(stored) ? stored : [stored];
+    const values: unknown[] = Array.isArray(stored) ? stored : [stored];
     values.forEach((member, index) => {
-      if (allowed.includes(member)) return;
+      if (typeof member !== 'string' || allowed.includes(member)) return;
       const path = Array.isArray(stored) ? `$.${field}[${index}]` : `$.${field}`;
       problems.push({ ...where, path, message: `${JSON.stringify(member)} is not in vocabularies.json ${vocabulary}` });
     });

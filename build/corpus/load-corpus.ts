@@ -14,6 +14,7 @@ import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
 import { checkPublicBaseUrl } from './check-public-base-url.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
+import { checkLinkOutcomes } from './check-link-outcomes.ts';
 import { QUOTE_CHECKS_FILE } from './quote-checks-file.ts';
 import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
@@ -84,6 +85,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false);
   const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false);
   const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false);
+  checkLinkOutcomes(linkChecks, { file: at('evidence/link-checks.ndjson').file, lineOf: (row) => lines.get(row) ?? 0 }, problems);
   const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false);
   const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, ajv.compile(quoteCheckSchema), false);
   const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false);
@@ -94,7 +96,9 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const programFiles = new Map<string, string>();
   const programIds = new Map<string, Set<string>>();
   const national: ProgramRow[] = [];
-  if (vocabularies) {
+  // Rows are checked even when vocabularies.json is invalid (against the schema only), so that one bad
+  // file does not hide the problems of every other.
+  {
     const correctionsByRecord = indexCorrections(corrections);
     const context: ProgramRowContext = {
       validateRow: ajv.compile(programRowSchema),

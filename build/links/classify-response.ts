@@ -5,6 +5,7 @@
 import { classifyPage } from './classify-page.ts';
 import type { FinalResponse, LinkVerdict } from './link-check-types.ts';
 import { readPageHeadings } from './read-page-headings.ts';
+import { outcomeOfStatus } from './status-outcomes.ts';
 
 // Soft 404: a 2xx page whose title or main heading says the page does not exist. "404" counts only as
 // a token of its own, so "Form 404-B", "HB404" or "$404" does not.
@@ -43,9 +44,9 @@ export function classifyResponse(response: FinalResponse): LinkVerdict {
   if (headerIs(headers['cf-mitigated'], ['challenge']) || headerIs(headers['x-amzn-waf-action'], ['challenge', 'captcha'])) {
     return { outcome: 'bot-blocked', httpStatus, reason: 'bot-wall challenge header' };
   }
-  if (status === 401 || status === 403) return { outcome: 'bot-blocked', httpStatus, reason: `status ${status}` };
-  if (status === 404 || status === 410) return { outcome: 'dead', httpStatus, reason: `status ${status}` };
-  if (status < 200 || status > 299) return { outcome: 'inconclusive', httpStatus, reason: `status ${status}` };
+  // Rules 2, 3 and 8 (status-outcomes.ts, which corpus validation shares).
+  const byStatus = outcomeOfStatus(status);
+  if (byStatus !== undefined) return { outcome: byStatus, httpStatus, reason: `status ${status}` };
 
   const { title, heading } = readPageHeadings(response.body ?? '');
   if (CHALLENGE_TITLE.some((pattern) => pattern.test(title))) return { outcome: 'bot-blocked', httpStatus, reason: 'bot-wall challenge page' };

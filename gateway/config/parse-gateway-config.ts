@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
+import { describeUnknownKeyStoreScheme, isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
 import { LOG_LEVELS, type LogLevel } from '../observability/gateway-logger.ts';
 import { GATEWAY_SETTINGS } from './gateway-settings.ts';
@@ -93,6 +93,8 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
 
   const keys = get('keys');
   if (keys.value === undefined || keys.value === '') throw new ConfigError(`${keys.source}: must be a key store file or a postgres:// URL`);
+  const unknownScheme = describeUnknownKeyStoreScheme(keys.value);
+  if (unknownScheme !== undefined) throw new ConfigError(`${keys.source}: ${unknownScheme}`);
   if (isPostgresUrl(keys.value) && !URL.canParse(keys.value)) throw new ConfigError(`${keys.source}: not a valid postgres:// URL`);
 
   const host = get('host');

@@ -37,6 +37,17 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
+/**
+ * The one line for a `--keys` value that is a URL of another scheme (`mysql://`, a misspelt `postgress://`),
+ * which would otherwise be taken for a file path; undefined for a postgres URL or a path. Only the scheme is
+ * quoted: the rest of a URL may hold a password.
+ */
+export function describeUnknownKeyStoreScheme(location: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];
+  if (scheme === undefined || isPostgresUrl(location)) return undefined;
+  return `unknown key store scheme "${scheme}://" (postgres:// or postgresql:// for PostgreSQL, or the path of a SQLite file)`;
+}
+
 /** A URL as given; a file path made absolute, as the serve settings resolve paths. */
 export function normalizeKeyStoreLocation(location: string): string {
   return isPostgresUrl(location) ? location : resolve(location);

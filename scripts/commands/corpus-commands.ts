@@ -10,7 +10,7 @@ import { plural } from '../plural.ts';
 import { abortOnSignals } from './abort-on-signals.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireBuildSources } from './require-build-sources.ts';
-import { requireFile, requireOutputDirectory } from './require-path.ts';
+import { prepareOutputDirectory, requireFile } from './require-path.ts';
 
 /** Registers the corpus and snapshot commands. */
 export function registerCorpusCommands(program: Command): void {
@@ -61,9 +61,13 @@ export function registerCorpusCommands(program: Command): void {
     .option('--json', 'print a JSON summary as the last stdout line')
     .action(async (options: { corpus: string; out: string; json?: boolean }) => {
       requireBuildSources();
-      requireOutputDirectory('--out', options.out);
-      const corpus = loadCorpusOrFail(options.corpus);
-      const published = await abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress)).catch((error: unknown) => {
+      const removeCreatedFolders = prepareOutputDirectory('--out', options.out);
+      const published = await (async () => {
+        const corpus = loadCorpusOrFail(options.corpus);
+        return abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress));
+      })().catch((error: unknown) => {
+        // A failed build writes nothing, not even the output folder it made for itself.
+        removeCreatedFolders();
         throw asPublishFailure(error, options.out);
       });
       if (options.json) printJson({ revision: published.revision, file: published.file, ...published.summary });
@@ -82,7 +86,7 @@ export function registerCorpusCommands(program: Command): void {
       const corpus = loadCorpusOrFail(options.corpus);
       const results = verifySnapshot(file, corpus, progress);
       const failed = results.find((result) => !result.ok);
-      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
+      if (failed && !failed.ok) throw new CliFailure(`verify failed: ${file}: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
       if (options.json) printJson({ ok: true, checks: results });
       else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}\n`);
     });

@@ -83,7 +83,10 @@ export function registerKeysCommand(program: Command): void {
       const listed = (await store.listKeys()).map((key) => ({ ...key, cities: key.cities ?? [] }));
       if (flags.json === true) printJson({ keys: listed });
       else if (listed.length === 0) console.log('no keys');
-      else for (const key of listed) console.log(describeListed(key));
+      else {
+        console.log(LIST_COLUMNS.join('\t'));
+        for (const key of listed) console.log(describeListed(key));
+      }
     }));
 }
 
@@ -171,6 +174,9 @@ function printIssued(issued: IssuedKey, flags: StoreFlags, what: string): void {
   console.log(`${what}: ${tier}, ${scope}, ${expiresAt === null ? 'no expiry' : `expires ${expiresAt}`}`);
   console.log(key);
 }
+
+/** The header row of `keys list`: one name per tab-separated column of describeListed. */
+const LIST_COLUMNS = ['id', 'tier', 'status', 'expires', 'cities', 'label'] as const;
 
 function describeListed(key: ListedKey): string {
   const cities = key.cities === null || key.cities.length === 0 ? '*' : key.cities.join(',');

@@ -5,10 +5,13 @@ import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { CliFailure, progress } from '../cli-failure.ts';
 import { requireDirectory } from './require-path.ts';
 
+/** How many problems stderr lists before the failure line; a corpus broken wholesale would otherwise flood it. */
+const LISTED_PROBLEMS = 100;
+
 /**
  * Loads `dir`, given by the flag `source` (`--corpus`, `--template`). A missing directory fails as such,
- * before any file is read. On problems, prints every one but the first to stderr and fails with the
- * first, so the last stderr line stays the one clear line the operator contract promises; the failure
+ * before any file is read. On problems, prints every one but the first (up to LISTED_PROBLEMS, then a count of
+ * the rest) to stderr and fails with the first, so the last stderr line stays the one clear line the operator contract promises; the failure
  * carries all of them for `--json`.
  */
 export function loadCorpusOrFail(dir: string, source = '--corpus'): Corpus {
@@ -17,7 +20,10 @@ export function loadCorpusOrFail(dir: string, source = '--corpus'): Corpus {
     return loadCorpus(dir, { onProgress: progress });
   } catch (error) {
     if (!(error instanceof CorpusInvalidError)) throw error;
-    for (const problem of error.problems.slice(1)) progress(formatProblem(problem));
+    const listed = error.problems.slice(1, 1 + LISTED_PROBLEMS);
+    for (const problem of listed) progress(formatProblem(problem));
+    const unlisted = error.problems.length - 1 - listed.length;
+    if (unlisted > 0) progress(`... and ${unlisted} more problems not listed here (--json lists every one)`);
     throw new CliFailure(`corpus is invalid: ${error.message}`, { problems: error.problems });
   }
 }

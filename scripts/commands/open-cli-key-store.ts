@@ -5,7 +5,8 @@
  */
 import { KeyStoreMissingError, KeyStoreUnavailableError } from '../../gateway/keys/key-errors.ts';
 import type { KeyStore } from '../../gateway/keys/key-store.ts';
-import { openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
+import { statSync } from 'node:fs';
+import { describeUnknownKeyStoreScheme, isPostgresUrl, openKeyStoreAt } from '../../gateway/keys/key-store-url.ts';
 import { CliFailure, progress } from '../cli-failure.ts';
 
 /** How to open: `source` names where the path came from (`--keys`, `HRA_KEYS`), for the failure line. */
@@ -19,25 +20,33 @@ export interface CliKeyStoreOptions {
  * only with `create`, else a one-line CliFailure. A PostgreSQL store's schema is always migrated.
  */
 export async function openCliKeyStore(location: string, options: CliKeyStoreOptions): Promise<KeyStore> {
+  const unknownScheme = describeUnknownKeyStoreScheme(location);
+  if (unknownScheme !== undefined) throw new CliFailure(`${options.source}: ${unknownScheme}`);
   const open = async (create: boolean) => (await openKeyStoreAt(location, { now: () => new Date(), role: 'cli', create })).store;
-  try {
-    return await open(false);
-  } catch (error) {
-    if (!(error instanceof KeyStoreMissingError)) throw asCliFailure(error);
-    if (!options.create) throw missingKeyStore(options.source, location);
+  // An empty file (`touch keys.sqlite`, a mktemp) holds no store yet: keys create initialises it like a
+  // missing one; the other commands refuse it as a store that was never made.
+  const empty = !isPostgresUrl(location) && statSync(location, { throwIfNoEntry: false })?.size === 0;
+  if (empty && !options.create) throw new CliFailure(`${options.source} ${location}: empty file, not a key store (only hra keys create initialises one)`);
+  if (!empty) {
+    try {
+      return await open(false);
+    } catch (error) {
+      if (!(error instanceof KeyStoreMissingError)) throw asCliFailure(error, options.source);
+      if (!options.create) throw missingKeyStore(options.source, location);
+    }
   }
   try {
     const store = await open(true);
-    progress(`created key store ${location}`);
+    progress(`${empty ? 'initialised' : 'created'} key store ${location}`);
     return store;
   } catch (error) {
-    throw asCliFailure(error);
+    throw asCliFailure(error, options.source);
   }
 }
 
-/** A store that exists but cannot be used (not SQLite, a newer schema, locked) fails on its own line, which names the file. */
-function asCliFailure(error: unknown): unknown {
-  return error instanceof KeyStoreUnavailableError ? new CliFailure(error.message) : error;
+/** A store that exists but cannot be used (not SQLite, a newer schema, locked) fails on one line naming the flag; the message names the file. */
+function asCliFailure(error: unknown, source: string): unknown {
+  return error instanceof KeyStoreUnavailableError ? new CliFailure(`${source}: ${error.message}`) : error;
 }
 
 /** The one line for a key store path with no store: which flag, which path, and what makes one. */

@@ -2,7 +2,8 @@
  * Checks of the paths a command is given, made before any work so that a wrong path fails on one line
  * naming the flag and what is wrong (not `EISDIR`, `disk I/O error` or three "file is missing" lines).
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CliFailure } from '../cli-failure.ts';
 
 /** `source` names where the path came from (`--dataset`, `HRA_DATASET`, `verify <file>`); `what` is what it should be. */
@@ -19,8 +20,53 @@ export function requireDirectory(source: string, path: string, what: string): vo
   if (!stats.isDirectory()) throw new CliFailure(`${source} ${path}: is a file, not a ${what}`);
 }
 
-/** Fails when `path` exists and is not a directory (an output directory is created when missing). */
-export function requireOutputDirectory(source: string, path: string): void {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  if (stats !== undefined && !stats.isDirectory()) throw new CliFailure(`${source} ${path}: exists and is not a directory`);
+/**
+ * Makes sure `path` is a directory, creating its missing folders one level at a time, before any work:
+ * Node's recursive mkdir loops forever, deaf to signals, on a path such as `/proc/nope` (each level
+ * answers ENOENT), and a parent that is a file would otherwise surface later as a bare ENOTDIR. Returns a
+ * function that removes the folders it created (if still empty), for a build that then fails.
+ */
+export function prepareOutputDirectory(source: string, path: string): () => void {
+  const missing: string[] = [];
+  for (let current = resolve(path); ; current = dirname(current)) {
+    const stats = statIfPresent(current);
+    if (stats !== undefined) {
+      if (stats.isDirectory()) break;
+      const where = current === resolve(path) ? '' : ` ${current}`;
+      throw new CliFailure(`${source} ${path}:${where} exists and is not a directory`);
+    }
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  const created: string[] = [];
+  const removeCreated = () => {
+    for (const folder of created.reverse()) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        return; // no longer empty: something else wrote there, so it is not ours to remove
+      }
+    }
+  };
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      removeCreated();
+      throw new CliFailure(`${source} ${path}: cannot create the output folder: ${(error as Error).message}`);
+    }
+    created.push(folder);
+  }
+  return removeCreated;
+}
+
+/** `statSync`, with a path that does not exist (or runs through a file: ENOTDIR) as undefined. */
+function statIfPresent(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -74,6 +74,17 @@ describe('hra build leaves nothing behind', () => {
     assert.deepEqual(readdirSync(out).sort(), before, 'no checksum, segments or temporary file stays');
     assert.deepEqual(before, [...listing, `${revision}.sqlite`].sort());
     assert.equal(readlinkSync(join(out, 'current.sqlite')), current);
+  });
+
+  it('when the corpus is invalid: the output folders it would have created are not left behind', () => {
+    const corpus = join(dir, 'invalid-corpus');
+    cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
+    writeFileSync(join(corpus, 'cities.ndjson'), '{"not": "a city"}\n');
+    const fresh = join(dir, 'fresh-out');
+    const run = runHra(['build', '--corpus', corpus, '--out', join(fresh, 'nested')]);
+    assert.equal(run.status, 1);
+    assert.match(stderrLines(run).at(-1) ?? '', /^hra: corpus is invalid: /);
+    assert.equal(existsSync(fresh), false);
   });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

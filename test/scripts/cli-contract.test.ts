@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
@@ -60,6 +60,11 @@ describe('failures name the flag or file and what is wrong, on one line', () => 
       /^hra: verify <file> \S+: is a directory, not a snapshot file$/, true],
     ['build --out <a file>', () => ['build', '--corpus', MINI_CORPUS, '--out', aFile],
       /^hra: --out \S+a-file\.txt: exists and is not a directory$/, true],
+    ['build --out <a folder under a file>', () => ['build', '--corpus', MINI_CORPUS, '--out', join(aFile, 'sub')],
+      /^hra: --out \S+a-file\.txt\/sub: \S+a-file\.txt exists and is not a directory$/, true],
+    // Node's recursive mkdir loops forever on this path, deaf to SIGINT: the check must come first.
+    ['build --out /proc/nope (a folder that cannot be created)', () => ['build', '--corpus', MINI_CORPUS, '--out', '/proc/nope/out'],
+      /^hra: --out \/proc\/nope\/out: cannot create the output folder: ENOENT: no such file or directory, mkdir '\/proc\/nope'$/, true],
     ['validate --corpus <a missing directory>', () => ['validate', '--corpus', missing],
       /^hra: --corpus \S+no-such-corpus: corpus directory not found$/, true],
     ['digest --corpus <a file>', () => ['digest', '--corpus', aFile],
@@ -83,6 +88,73 @@ describe('failures name the flag or file and what is wrong, on one line', () => 
       });
     }
   }
+});
+
+describe('every refusal of every command is one stderr line, whatever the message came from', () => {
+  const emptyFile = join(dir, 'empty-file');
+  const notJson = join(dir, 'not-json.json');
+  const notSnapshot = join(dir, 'plain.sqlite');
+  before(() => {
+    writeFileSync(emptyFile, '');
+    writeFileSync(notJson, 'not json\n');
+    writeFileSync(notSnapshot, 'plain text\n');
+  });
+  // [command, args, the one stderr line]: one row per leaf command at least (the next test checks that).
+  const cases: ReadonlyArray<[string, () => string[], RegExp]> = [
+    ['validate', () => ['validate', '--corpus', aFile], /^hra: --corpus \S+a-file\.txt: is a file, not a corpus directory$/],
+    ['digest', () => ['digest', '--corpus', missing], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
+    ['build', () => ['build', '--corpus', MINI_CORPUS, '--out', join(emptyFile, 'out')], /^hra: --out \S+: \S+empty-file exists and is not a directory$/],
+    ['verify', () => ['verify', notSnapshot, '--corpus', MINI_CORPUS], /^hra: verify failed: \S+plain\.sqlite: format: /],
+    ['synth', () => ['synth', '--seed', 'x', '--out', join(dir, 'synth-out')], /^hra: --seed/],
+    ['changes detect', () => ['changes', 'detect', '--previous', join(dir, 'nope.sqlite'), '--corpus', MINI_CORPUS, '--at', '2026-01-01T00:00:00Z'], /^hra: --previous: cannot open \S+nope\.sqlite: /],
+    ['links check', () => ['links', 'check', '--corpus', missing, '--dry-run'], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
+    ['links report', () => ['links', 'report', '--corpus', aFile], /^hra: --corpus \S+a-file\.txt: is a file, not a corpus directory$/],
+    ['keys create', () => ['keys', 'create', '--keys', 'mysql://x@y/z', '--tier', 'nonprofit'],
+      /^hra: --keys: unknown key store scheme "mysql:\/\/" \(postgres:\/\/ or postgresql:\/\/ for PostgreSQL, or the path of a SQLite file\)$/],
+    ['keys list', () => ['keys', 'list', '--keys', 'postgress://hra:s3cret@127.0.0.1/hra'], /^hra: --keys: unknown key store scheme "postgress:\/\/" /],
+    ['keys revoke', () => ['keys', 'revoke', '--keys', emptyFile, 'key_000000000000'],
+      /^hra: --keys \S+empty-file: empty file, not a key store \(only hra keys create initialises one\)$/],
+    ['keys rotate', () => ['keys', 'rotate', '--keys', keys, 'key_000000000000'], /^hra: no key with id "key_000000000000"$/],
+    ['serve', () => ['serve', '--dataset', snapshot, '--keys', keys, '--port', '0', '--limits', notJson, '--log-level', 'silent'],
+      /^hra: --limits: cannot read limits file \S+not-json\.json: .*not valid JSON$/],
+    ['serve', () => ['serve', '--dataset', snapshot, '--keys', 'postgress://hra:s3cret@127.0.0.1/hra', '--port', '0', '--log-level', 'silent'],
+      /^hra: --keys: unknown key store scheme "postgress:\/\/" /],
+  ];
+  /**
+   * Progress lines (`corpus: read ...`) may come first on stderr; the refusal is the last line, the only
+   * `hra: ` line, and whole: a message carrying a newline would leave its tail as the last line.
+   */
+  function assertRefusal(run: HraRun, message: RegExp): string {
+    assert.equal(run.status, 1, run.stderr);
+    const lines = stderrLines(run);
+    assert.equal(lines.filter((line) => line.startsWith('hra: ')).length, 1, run.stderr);
+    assert.match(lines.at(-1) ?? '', message, run.stderr);
+    return lines.at(-1) ?? '';
+  }
+  for (const [name, args, message] of cases) {
+    const shown = args().slice(name.split(' ').length).map((arg) => (isAbsolute(arg) ? `<tmp>/${basename(arg)}` : arg));
+    it(`hra ${name} ${shown.join(' ')}`, () => {
+      const line = assertRefusal(runHra(args()), message);
+      assert.doesNotMatch(line, /s3cret/, 'a password in a URL is never printed');
+    });
+  }
+
+  it('the table has a row for every command', () => {
+    const leaves = (command: Command, path: string[] = []): string[] =>
+      command.commands.length === 0 ? [path.join(' ')] : command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()]));
+    const program = new Command('hra');
+    registerCommands(program);
+    assert.deepEqual([...new Set(cases.map(([name]) => name))].sort(), leaves(program).sort());
+  });
+
+  it('keys create initialises an existing empty file as a new store (a touched or mktemp file)', () => {
+    const touched = join(dir, 'touched-keys.sqlite');
+    writeFileSync(touched, '');
+    const run = runHra(['keys', 'create', '--keys', touched, '--tier', 'nonprofit', '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /initialised key store \S+touched-keys\.sqlite/);
+    assert.equal(runHra(['keys', 'list', '--keys', touched, '--json']).status, 0);
+  });
 });
 
 describe('a key store path with no store', () => {
@@ -136,6 +208,22 @@ describe('--json failures', () => {
     assert.ok(problems.some((problem) => problem.line === 8), 'the second bad row is listed too');
   });
 
+  it('validate lists at most 100 problems on stderr, then how many more; --json lists every one', () => {
+    const corpus = join(dir, 'very-broken-corpus');
+    cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const programs = join(corpus, 'programs/alpha.ndjson');
+    const bad = Array.from({ length: 150 }, (_, index) => `{"id": "bad-${index}"}\n`).join('');
+    writeFileSync(programs, `${readFileSync(programs, 'utf8')}${bad}`);
+    const run = runHra(['validate', '--corpus', corpus, '--json']);
+    assert.equal(run.status, 1);
+    const total = (lastJsonLine(run).problems as unknown[]).length;
+    assert.ok(total > 150, `${total} problems`);
+    const lines = stderrLines(run).filter((line) => !line.startsWith('corpus: '));
+    assert.equal(lines.length, 100 + 2, run.stderr.slice(0, 500));
+    assert.equal(lines.at(-2), `... and ${total - 101} more problems not listed here (--json lists every one)`);
+    assert.match(lines.at(-1) ?? '', new RegExp(`^hra: corpus is invalid: .* \\(and ${total - 1} more problems\\)$`));
+  });
+
   it('a failed verify carries its checks', () => {
     const text = join(dir, 'not-a-snapshot.sqlite');
     writeFileSync(text, 'plain text');
@@ -143,7 +231,7 @@ describe('--json failures', () => {
     assert.equal(run.status, 1);
     const failure = lastJsonLine(run);
     assert.equal(failure.ok, false);
-    assert.match(String(failure.error), /^verify failed: format: /);
+    assert.equal(String(failure.error).startsWith(`verify failed: ${text}: format: `), true, String(failure.error));
     assert.deepEqual((failure.checks as Array<{ check: string; ok: boolean }>).map(({ check, ok }) => ({ check, ok })), [{ check: 'format', ok: false }]);
   });
 });

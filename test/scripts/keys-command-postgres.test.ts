@@ -101,7 +101,7 @@ describe('hra keys against PostgreSQL', { skip }, () => {
   it('reports an unreachable server on one line, without the password', async () => {
     const run = await hra({}, 'list', '--keys', `postgres://hra:hunter2@127.0.0.1:1/nothing`, '--json');
     assert.notEqual(run.status, 0);
-    assert.match(run.stderr, /^hra: key store unavailable while opening postgres:\/\/hra:\*\*\*@127\.0\.0\.1:1\/nothing: .*\n$/);
+    assert.match(run.stderr, /^hra: --keys: key store unavailable while opening postgres:\/\/hra:\*\*\*@127\.0\.0\.1:1\/nothing: .*\n$/);
     assert.doesNotMatch(run.stderr, /hunter2/);
   });
 });

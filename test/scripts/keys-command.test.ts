@@ -105,6 +105,14 @@ describe('hra keys', () => {
     assert.doesNotMatch(hra('list', '--keys', keys).stdout, /hra_[tnc]_/);
   });
 
+  it('lists keys under a header row naming the columns', () => {
+    const created = lastJson(hra('create', '--keys', keys, '--tier', 'commercial', '--label', 'acme', '--json'));
+    const lines = hra('list', '--keys', keys).stdout.trimEnd().split('\n');
+    assert.equal(lines[0], 'id\ttier\tstatus\texpires\tcities\tlabel');
+    const row = lines.find((line) => line.startsWith(`${String(created.id)}\t`));
+    assert.equal(row, `${String(created.id)}\tcommercial\tactive\tno-expiry\t*\tacme`);
+  });
+
   const refused: ReadonlyArray<[string, string[], RegExp]> = [
     ['a trial without cities', ['--tier', 'trial'], /a trial key needs --cities/],
     ['a trial with 6 cities', ['--tier', 'trial', '--cities', 'a,b,c,d,e,f'], /needs 1 to 5 city slugs, got 6/],
@@ -182,6 +190,6 @@ describe('hra keys', () => {
     writeFileSync(text, 'x'.repeat(4096));
     const run = hra('list', '--keys', text, '--json');
     assert.notEqual(run.status, 0);
-    assert.match(run.stderr, /^hra: key store unavailable while opening \S*not-a-store\.sqlite.*\n$/);
+    assert.match(run.stderr, /^hra: --keys: key store unavailable while opening \S*not-a-store\.sqlite.*\n$/);
   });
 });

@@ -9,7 +9,7 @@ const SHIPPED = ['build', 'gateway', 'scripts'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .filter((entry) => entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.js')))
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
@@ -19,7 +19,7 @@ function sourceFiles(dir: string): string[] {
  */
 function importedPackages(text: string): Set<string> {
   const names = new Set<string>();
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\.resolve\(\s*)['"]([^'".][^'"]*)['"]/g)) {
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|require\.resolve\(\s*|import\.meta\.resolve\(\s*)['"]([^'".][^'"]*)['"]/g)) {
     const specifier = match[1]!;
     if (specifier.startsWith('node:')) continue;
     const parts = specifier.split('/');

@@ -329,6 +329,58 @@ describe('loadCorpus', () => {
     }
   });
 
+  describe('reports schema, vocabulary and cross-file problems together', () => {
+    it('a row with a bad fundingStatus and an unknown category: both, at its line', () => {
+      const problems = loadPlanted('test/fixtures/mini-corpus', (root) => editLine(join(root, 'programs/alpha.ndjson'), 1, (row) => {
+        row.fundingStatus = 'maybe';
+        row.category = 'roofing-x';
+      }));
+      const found = problems.map(({ file, line, path }) => `${file}:${line} ${path}`);
+      assert.deepEqual(found.sort(), ['corpus/programs/alpha.ndjson:1 $.category', 'corpus/programs/alpha.ndjson:1 $.fundingStatus']);
+      assert.match(problems.find((problem) => problem.path === '$.category')?.message ?? '', /"roofing-x" is not in vocabularies\.json categories/);
+    });
+
+    it('an invalid vocabularies.json does not hide the rows\' own problems', () => {
+      const problems = loadPlanted('test/fixtures/mini-corpus', (root) => {
+        const file = join(root, 'vocabularies.json');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('"categories"', '"kategories"'));
+        editLine(join(root, 'programs/alpha.ndjson'), 1, (row) => {
+          row.fundingStatus = 'maybe';
+        });
+      });
+      assert.ok(problems.some((problem) => problem.file === 'corpus/vocabularies.json'), problems.map(formatProblem).join('\n'));
+      assert.ok(problems.some((problem) => problem.file === 'corpus/programs/alpha.ndjson' && problem.line === 1 && problem.path === '$.fundingStatus'), problems.map(formatProblem).join('\n'));
+    });
+  });
+
+  describe('refuses a link-check attempt whose outcome contradicts its recorded status (the checker\'s outcome rules)', () => {
+    // [outcome, httpStatus, refused?]: refusals name the rules' outcomes for that status.
+    const cases: ReadonlyArray<[string, number | null, RegExp | undefined]> = [
+      ['live', 404, /^"live" contradicts httpStatus 404: the outcome rules allow bot-blocked or dead$/],
+      ['dead', 429, /^"dead" contradicts httpStatus 429: the outcome rules allow bot-blocked or inconclusive$/],
+      ['inconclusive', 403, /^"inconclusive" contradicts httpStatus 403: the outcome rules allow bot-blocked$/],
+      ['live', null, /^"live" contradicts no response \(httpStatus null\): the outcome rules allow inconclusive$/],
+      ['inconclusive', 200, /^"inconclusive" contradicts httpStatus 200: the outcome rules allow bot-blocked or dead or live$/],
+      ['inconclusive', 429, undefined],
+      ['dead', 200, undefined],
+      // Rule 1: a challenge header makes any status bot-blocked, and the record keeps no headers.
+      ['bot-blocked', 429, undefined],
+    ];
+    for (const [outcome, httpStatus, message] of cases) {
+      it(`${outcome} with ${String(httpStatus)}: ${message === undefined ? 'accepted' : 'refused at its line, $.outcome'}`, () => {
+        const problems = loadPlanted('test/fixtures/mini-corpus', (root) => {
+          const file = join(root, 'evidence/link-checks.ndjson');
+          const attempt = { url: 'https://example.org/planted', checkedAt: '2026-01-05', outcome, httpStatus, ...(outcome === 'live' ? { pageClass: 'program' } : {}) };
+          writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(attempt)}\n`);
+        });
+        if (message === undefined) return assert.deepEqual(problems, []);
+        const lines = readFileSync('test/fixtures/mini-corpus/evidence/link-checks.ndjson', 'utf8').trimEnd().split('\n').length;
+        assert.deepEqual(problems.map(({ file, line, path }) => ({ file, line, path })), [{ file: 'corpus/evidence/link-checks.ndjson', line: lines + 1, path: '$.outcome' }]);
+        assert.match(problems[0]?.message ?? '', message);
+      });
+    }
+  });
+
   it('accepts unknown keys in program rows (they are never served)', () => {
     const corpus = loadCorpus('test/fixtures/mini-corpus');
     const lead = readCityPrograms(corpus, 'alpha').find((row) => row.id === 'a-lead');

@@ -154,7 +154,7 @@ describe('hra verify', () => {
     const result = hra('verify', flipped, '--corpus', 'test/fixtures/mini-corpus');
     assert.notEqual(result.status, 0);
     const lines = result.stderr.trim().split('\n');
-    assert.match(lines.at(-1) ?? '', /^hra: verify failed: (integrity|content): /);
+    assert.match(lines.at(-1) ?? '', new RegExp(`^hra: verify failed: ${flipped}: (integrity|content): `));
   });
 
   it('fails the revision check against a corpus with one field changed', () => {
@@ -162,7 +162,7 @@ describe('hra verify', () => {
     touchLine(join(dir, 'programs/beta.ndjson'), 1, 'name');
     const result = hra('verify', published.file, '--corpus', dir);
     assert.notEqual(result.status, 0);
-    assert.match(result.stderr.trim().split('\n').at(-1) ?? '', /^hra: verify failed: revision: corpus digests to gm1-/);
+    assert.match(result.stderr.trim().split('\n').at(-1) ?? '', new RegExp(`^hra: verify failed: ${published.file}: revision: corpus digests to gm1-`));
   });
 
   it('fails the format check on a file that is not a snapshot', () => {
@@ -170,7 +170,7 @@ describe('hra verify', () => {
     writeFileSync(other, 'plain text, not SQLite');
     const result = hra('verify', other, '--corpus', 'test/fixtures/mini-corpus');
     assert.notEqual(result.status, 0);
-    assert.match(result.stderr.trim().split('\n').at(-1) ?? '', /^hra: verify failed: format: /);
+    assert.match(result.stderr.trim().split('\n').at(-1) ?? '', new RegExp(`^hra: verify failed: ${other}: format: `));
   });
 });
 
