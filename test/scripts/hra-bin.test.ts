@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { hraEnv, ROOT, waitForListening } from '../support/run-hra.ts';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
 
