@@ -32,6 +32,7 @@ import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requestGuards } from './http/request-guards.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders } from './http/versioning-headers.ts';
+import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
 import { createFastPath } from './fast-path/serve-fast-path.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import { createCollectionFilter } from './programs/filter-collection.ts';
@@ -71,6 +72,11 @@ export interface AppDependencies extends AccessDependencies {
   isDraining?: () => boolean;
   /** The routes to serve and document; gateway/routes/route-table.ts unless told (tests add routes to a copy). */
   routes?: RouteTable;
+  /**
+   * The compressed forms of the served snapshot's bodies; made here, within the cache budget, unless given
+   * (gateway/start-gateway.ts gives it, to drop it with the snapshot's other state and to wait on it).
+   */
+  encodings?: EncodedBodies;
 }
 
 /** Options of createRequestListener. */
@@ -92,6 +98,7 @@ export function createRequestListener(deps: AppDependencies, options: RequestLis
     snapshots: deps.snapshots,
     chains,
     trustProxy: deps.trustProxy,
+    encodings: shared.encodings,
     apiVersion: API_VERSION,
     log: deps.log,
     metrics: deps.metrics,
@@ -106,6 +113,7 @@ interface SharedParts {
   limiter: RateLimiter;
   lookupKey: AccessDependencies['lookupKey'];
   programBodies: ProgramBodies;
+  encodings: EncodedBodies;
 }
 
 function sharedParts(deps: AppDependencies): SharedParts {
@@ -116,6 +124,11 @@ function sharedParts(deps: AppDependencies): SharedParts {
     lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
     programBodies: createProgramBodies(createCollectionFilter(budget), budget),
     changePageBytes: budget.changePageBytes,
+    encodings: deps.encodings ?? createEncodedBodies({
+      servedSnapshot: () => deps.snapshots.current,
+      maxBytes: budget.encodedBytes,
+      onError: (error) => deps.log.error({ err: error }, 'compressing a response body failed; it is sent uncompressed'),
+    }),
   };
 }
 
@@ -145,7 +158,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
   const { limiter } = shared;
   const logError: ErrorLogger = (error, context) => log.error({ err: error, requestId: context.requestId, path: context.path }, 'unexpected error');
   const router = new Router<GatewayState>();
-  registerRouteChains(router, chains);
+  registerRouteChains(router, chains, shared.encodings);
 
   app.use(requestId());
   app.use(logRequests(log));

@@ -34,8 +34,9 @@ export interface RouteRequest {
 
 /**
  * A route's answer. A 200 carries JSON bytes (or, outside the JSON contract, bytes of its `contentType`); a 304 (a matching `If-None-Match` on the ETag allowlist)
- * carries none. `headers` are the handler's own (an `ETag`); caching and versioning headers are the
- * pipeline's, from the route table entry and the served revision.
+ * carries none. `headers` are the handler's own; caching and versioning headers are the pipeline's, from
+ * the route table entry and the served revision, and so are the content coding's (gateway/encoding/encode-reply.ts):
+ * `ETag` among them, since each coding of a body is its own representation with its own tag.
  */
 export type RouteReply =
   | {
@@ -44,8 +45,17 @@ export type RouteReply =
     readonly headers?: HeaderList;
     /** The body's media type when it is not JSON (`/docs` is HTML); sent as given. */
     readonly contentType?: string;
+    /** The strong ETag of the body as it is (ETag allowlist, spec 4.4); a compressed form's is derived from it. */
+    readonly etag?: string;
   }
-  | { readonly status: 304; readonly headers: HeaderList };
+  | {
+    readonly status: 304;
+    readonly headers: HeaderList;
+    /** The identity body's strong ETag, which the client's tag named in one of its codings. */
+    readonly etag: string;
+    /** The body a 200 would have sent, so the 304 names the same representation (its coding's tag and Vary). */
+    readonly representation: Buffer | string;
+  };
 
 /** A route's handler: a plain function from the request to its reply; it throws an ApiError to refuse. */
 export interface RouteHandler {

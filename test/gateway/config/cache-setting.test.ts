@@ -26,7 +26,7 @@ describe('splitCacheBudget', () => {
       assert.ok(sum <= Math.max(total, 5), `${sum} bytes of ${total}`);
       for (const part of Object.values(budget)) assert.ok(part >= 1);
     }
-    assert.deepEqual(splitCacheBudget(1000), { unfilteredBytes: 350, filteredBytes: 200, recordListBytes: 250, recordBytes: 100, changePageBytes: 100 });
+    assert.deepEqual(splitCacheBudget(1000), { unfilteredBytes: 300, filteredBytes: 150, recordListBytes: 200, recordBytes: 100, changePageBytes: 100, encodedBytes: 150 });
     assert.deepEqual(splitCacheBudget(), splitCacheBudget(DEFAULT_CACHE_BYTES));
   });
 });
