@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import type { KeyStoreFileEvent } from './follow-key-store-file.ts';
-import { openKeyStore, type KeyStore } from './key-store.ts';
+import type { KeyStore } from './key-store.ts';
+import { openKeyStore } from './sqlite-key-store.ts';
 import type { KeyCacheBounds } from './postgres-key-cache.ts';
 
 /** The two kinds of key store, as readiness and the logs name them. */

@@ -1,6 +1,6 @@
 /** Assembles the OpenAPI 3.1 description served at `/openapi.json` (spec 1.3, 9.1). */
 import { JSON_SCHEMA_DIALECT } from '../../build/contract/api-version.ts';
-import { headerComponents } from './openapi-headers.ts';
+import { headerComponents } from './header-components.ts';
 import { OPENAPI_TAGS, openApiInfo } from './openapi-info.ts';
 import { openApiParameters } from './openapi-parameters.ts';
 import { openApiPaths } from './openapi-paths.ts';

@@ -1,7 +1,9 @@
-/** Response header components of the OpenAPI description (spec 4.1, 4.4, 9.4) and how responses pick them. */
+/**
+ * Response header components of the OpenAPI description (spec 4.1, 4.4, 9.4) and how responses pick them: the
+ * header vocabulary, below the route table that names them (header-components.ts fits them to a table).
+ */
 import { REVISION_PATTERN } from '../../build/contract/api-version.ts';
-import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
-import type { RouteTable } from '../routes/route-entry.ts';
+import { CACHE_CONTROL } from '../vocabulary/success-caching.ts';
 
 const nonNegative = { type: 'integer', minimum: 0 } as const;
 
@@ -53,7 +55,7 @@ export const openApiHeaders = {
     schema: { type: 'integer', minimum: 1 },
   },
   ETag: {
-    // Names the allowlist in the document of a route table: see headerComponents.
+    // Names the allowlist in the document of a route table: see header-components.ts.
     description: 'Strong entity tag of the document. Only on the ETag allowlist: the routes whose caching policy is `cacheable`; send it back in `If-None-Match` to receive 304.',
     required: true,
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
@@ -121,28 +123,6 @@ export const openApiHeaders = {
 
 /** The header components of a deprecated operation's responses, in the order they are sent. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
-
-/**
- * The ETag allowlist of a route table, as the documents state it: the routes whose caching policy is
- * `cacheable`, in table order (`/a`, `/b` and `/c`).
- */
-export function etagAllowlist(routes: RouteTable): string {
-  // The OpenAPI path of each template, written out here: openapi-paths.ts imports this module.
-  const paths = routes.filter((route) => route.caching === 'cacheable').map((route) => `\`${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}\``);
-  return paths.length < 2 ? paths.join('') : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`;
-}
-
-/**
- * `components.headers` of the document of `routes`: the ETag component names the table's allowlist, and the
- * deprecation headers are components only when some route is deprecated (an unused component is a promise
- * no response keeps).
- */
-export function headerComponents(routes: RouteTable): Record<string, object> {
-  const etag = `Strong entity tag of the document. Only on the ETag allowlist: ${etagAllowlist(routes)}; send it back in \`If-None-Match\` to receive 304.`;
-  const components: Record<string, object> = { ...openApiHeaders, ETag: { ...openApiHeaders.ETag, description: etag } };
-  if (!routes.some((route) => route.deprecation !== undefined)) for (const name of DEPRECATION_HEADERS) delete components[name];
-  return components;
-}
 
 /** A header component's name. */
 export type HeaderComponent = keyof typeof openApiHeaders;

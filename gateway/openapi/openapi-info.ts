@@ -3,10 +3,11 @@ import { API_VERSION } from '../../build/contract/api-version.ts';
 import { CHANGE_TYPES } from '../../build/contract/vocab-enums.ts';
 import { ERROR_CODES } from '../http/api-error.ts';
 import { DEFAULT_LIMITS, LIMIT_TIERS, type LimitRule } from '../limits/limit-table.ts';
-import { CACHE_CONTROL } from '../pipeline/caching-headers.ts';
+import { CACHE_CONTROL } from '../vocabulary/success-caching.ts';
 import type { RouteTable } from '../routes/route-entry.ts';
 import { ERROR_CODE_STATUS } from './error-code-meanings.ts';
-import { etagAllowlist, REFUSED_BEFORE_ANY_ROUTE } from './openapi-headers.ts';
+import { etagAllowlist } from './header-components.ts';
+import { REFUSED_BEFORE_ANY_ROUTE } from './openapi-headers.ts';
 import { openApiPathOf } from './openapi-paths.ts';
 
 const TIER_SCOPES: Readonly<Record<(typeof LIMIT_TIERS)[number], string>> = {

@@ -3,7 +3,8 @@
  * statuses its access class adds to its own (gateway/routes/route-table.ts declares those).
  */
 import type { ErrorCode } from '../http/api-error.ts';
-import type { AccessClass, RouteEntry, RouteOperation, RouteTable } from '../routes/route-entry.ts';
+import type { RouteEntry, RouteOperation, RouteTable } from '../routes/route-entry.ts';
+import type { AccessClass } from '../vocabulary/access-class.ts';
 import { deprecatedResponses } from './deprecated-responses.ts';
 import { parameterRefs, type ParameterComponent } from './openapi-parameters.ts';
 import { errorResponse, okResponse, responseRef } from './openapi-responses.ts';

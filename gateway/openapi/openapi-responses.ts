@@ -3,11 +3,9 @@ import type { ErrorCode } from '../http/api-error.ts';
 import { ERROR_CODE_MEANINGS } from './error-code-meanings.ts';
 import { headerRefs, RATE_LIMIT_HEADERS, type HeaderComponent } from './openapi-headers.ts';
 import { schemaRef, type SchemaComponent } from './openapi-schemas.ts';
+import type { SuccessCaching } from '../vocabulary/success-caching.ts';
 
 const TRIAL_SCOPE_CODES: readonly ErrorCode[] = ['API_TRIAL_POLICY_INVALID', 'API_TRIAL_CITY_REQUIRED', 'API_TRIAL_CITY_FORBIDDEN'];
-
-/** How a successful response may be cached, which decides its caching headers. */
-export type SuccessCaching = 'licensed' | 'cacheable' | 'revalidate' | 'report';
 
 const CACHING_HEADERS: Readonly<Record<SuccessCaching, readonly HeaderComponent[]>> = {
   licensed: ['Cache-Control-Licensed', 'Vary'],

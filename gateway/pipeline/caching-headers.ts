@@ -1,17 +1,6 @@
-/**
- * The Cache-Control of each success caching policy (spec 4.4), which a route declares in the route table
- * (`caching`): the one source of the runtime header and of its OpenAPI description.
- */
-import type { SuccessCaching } from '../openapi/openapi-responses.ts';
+/** The caching headers a response carries at run time, from the policies of gateway/vocabulary/success-caching.ts. */
+import { CACHE_CONTROL, type SuccessCaching } from '../vocabulary/success-caching.ts';
 import type { HeaderList } from './route-exchange.ts';
-
-/** `Cache-Control` of a successful response, by policy. */
-export const CACHE_CONTROL: Readonly<Record<SuccessCaching, string>> = {
-  licensed: 'private, no-store',
-  cacheable: 'public, max-age=300, must-revalidate',
-  revalidate: 'no-cache',
-  report: 'public, max-age=3600',
-};
 
 /**
  * Headers of every response a licensed route sends after admitting the key, errors included: per-key data

@@ -3,19 +3,14 @@ import type { ScopeRule } from '../access/licensed-access.ts';
 import type { ErrorCode } from '../http/api-error.ts';
 import type { HeaderComponent } from '../openapi/openapi-headers.ts';
 import type { ParameterComponent } from '../openapi/openapi-parameters.ts';
-import type { SuccessCaching } from '../openapi/openapi-responses.ts';
 import type { SchemaComponent } from '../openapi/openapi-schemas.ts';
 import type { Deprecation } from '../pipeline/deprecation-headers.ts';
 import type { RouteHandler } from '../pipeline/route-exchange.ts';
+import type { AccessClass } from '../vocabulary/access-class.ts';
+import type { SuccessCaching } from '../vocabulary/success-caching.ts';
 import type { RouteDependencies } from './route-dependencies.ts';
 
 export type { PathParameters } from '../pipeline/route-exchange.ts';
-
-/**
- * How a route is reached: `public` is keyless and metered per client address; `licensed` needs a key and
- * runs key, tier, scope and rate limit (STYLE 7); `probe` is keyless and never metered (load balancers).
- */
-export type AccessClass = 'public' | 'licensed' | 'probe';
 
 /** Builds a route's handler once per app, from the dependencies every handler shares. */
 export type RouteHandlerFactory = (deps: RouteDependencies) => RouteHandler;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
-import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { lastJsonLine, ROOT, runHra, stderrLines, type HraRun } from '../support/run-hra.ts';

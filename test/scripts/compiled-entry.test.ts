@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { waitForListening } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import type { ProgramList } from '../../build/contract/program-list-schema.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
 import { buildTestSnapshot } from '../support/start-test-gateway.ts';
 

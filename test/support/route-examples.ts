@@ -1,5 +1,6 @@
 /** The route table's routes as concrete request paths over the test corpus, for tests that walk every route. */
-import type { AccessClass, RouteEntry } from '../../gateway/routes/route-entry.ts';
+import type { RouteEntry } from '../../gateway/routes/route-entry.ts';
+import type { AccessClass } from '../../gateway/vocabulary/access-class.ts';
 import { ROUTE_TABLE } from '../../gateway/routes/route-table.ts';
 
 /** Values test/fixtures/mini-corpus serves for each path parameter. */

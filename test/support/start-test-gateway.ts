@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
-import { openKeyStore } from '../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { createGatewayLogger, type GatewayLogger } from '../../gateway/observability/gateway-logger.ts';
 import type { RouteTable } from '../../gateway/routes/route-entry.ts';
 import { startGateway, type RunningGateway } from '../../gateway/start-gateway.ts';

@@ -12,7 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import type { KeyStoreFileEvent } from '../../../gateway/keys/follow-key-store-file.ts';
-import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 
 const INTERVAL_MS = 250;
 const now = () => new Date('2026-03-01T12:00:00.000Z');

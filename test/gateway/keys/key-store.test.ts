@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
-import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 
 const day = 86_400_000;
 let clock = new Date('2026-03-01T12:00:00.000Z');

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { openKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { keyStoreDdl } from '../../../gateway/keys/key-store-schema.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited, errorCode, steppedClock, type SteppedClock } from './limits-http-support.ts';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { openKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { captureLogger, type CapturedLog } from '../observability/capture-logger.ts';
 import { errorCode } from './limits-http-support.ts';

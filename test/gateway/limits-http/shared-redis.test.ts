@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';

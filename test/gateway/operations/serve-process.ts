@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish, pointCurrentAt } from '../../../build/snapshot/publish-snapshot.ts';
-import { openKeyStore } from '../../../gateway/keys/key-store.ts';
+import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { GENEROUS_LIMITS, MINI_CORPUS } from '../../support/start-test-gateway.ts';
 
 /** One published revision. */

@@ -1,0 +1,16 @@
+/**
+ * The success caching policies (spec 4.4) a route declares in the route table (`caching`), and the
+ * Cache-Control of each: the one source of the runtime header and of its OpenAPI description. A vocabulary
+ * below the route table, the OpenAPI generator and the pipeline, which all read it (STYLE 27).
+ */
+
+/** How a successful response may be cached, which decides its caching headers. */
+export type SuccessCaching = 'licensed' | 'cacheable' | 'revalidate' | 'report';
+
+/** `Cache-Control` of a successful response, by policy. */
+export const CACHE_CONTROL: Readonly<Record<SuccessCaching, string>> = {
+  licensed: 'private, no-store',
+  cacheable: 'public, max-age=300, must-revalidate',
+  revalidate: 'no-cache',
+  report: 'public, max-age=3600',
+};
