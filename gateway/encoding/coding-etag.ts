@@ -11,8 +11,8 @@ export function codingEtag(etag: string, coding: ResponseCoding): string {
   return coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`;
 }
 
-/** Whether `opaqueTag` (an entity tag without its `W/`) names the body of `etag` in any coding. */
-export function namesRepresentation(opaqueTag: string, etag: string): boolean {
-  if (opaqueTag === etag) return true;
-  return CONTENT_CODINGS.some((coding) => opaqueTag === codingEtag(etag, coding));
+/** Which coding of the body of `etag` `opaqueTag` (an entity tag without its `W/`) names, if any. */
+export function representationCoding(opaqueTag: string, etag: string): ResponseCoding | undefined {
+  if (opaqueTag === etag) return 'identity';
+  return CONTENT_CODINGS.find((coding) => opaqueTag === codingEtag(etag, coding));
 }

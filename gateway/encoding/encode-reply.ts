@@ -42,6 +42,7 @@ export function encodeReply(reply: RouteReply, request: RouteRequest, encodings:
     }
   }
   const headers: [string, string][] = [];
+  if (reply.status === 304 && reply.heldCoding !== undefined) coding = reply.heldCoding;
   if (reply.etag !== undefined) headers.push(['ETag', codingEtag(reply.etag, coding)]);
   if (body !== undefined && coding !== 'identity') headers.push(['Content-Encoding', coding]);
   return { body, coding, headers, vary };

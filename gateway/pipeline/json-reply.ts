@@ -1,5 +1,6 @@
 /** Replies of JSON bytes, and the conditional-GET rule of the ETag allowlist (spec 4.4). */
-import { namesRepresentation } from '../encoding/coding-etag.ts';
+import { representationCoding } from '../encoding/coding-etag.ts';
+import type { ResponseCoding } from '../encoding/negotiate-encoding.ts';
 import type { RouteReply, RouteRequest } from './route-exchange.ts';
 
 /** The Content-Type of every JSON body, as Koa writes `ctx.type = 'application/json'`. */
@@ -17,13 +18,18 @@ export function jsonReply(body: Buffer | string): RouteReply {
  * (gateway/encoding/encode-reply.ts).
  */
 export function cacheableReply(request: RouteRequest, document: { body: Buffer | string; etag: string }): RouteReply {
-  if (ifNoneMatchHits(request.header('if-none-match'), document.etag)) return { status: 304, headers: [], etag: document.etag, representation: document.body };
+  const held = heldRepresentation(request.header('if-none-match'), document.etag);
+  if (held !== undefined) return { status: 304, headers: [], etag: document.etag, representation: document.body, ...(held === '*' ? {} : { heldCoding: held }) };
   return { status: 200, body: document.body, etag: document.etag };
 }
 
-function ifNoneMatchHits(header: string, etag: string): boolean {
-  if (header === '') return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((candidate) => namesRepresentation(opaque(candidate), etag));
+/** Which coding's tag `If-None-Match` names (the first it lists), `*` for any, or undefined when none matches. */
+function heldRepresentation(header: string, etag: string): ResponseCoding | '*' | undefined {
+  if (header === '') return undefined;
+  if (header.trim() === '*') return '*';
+  for (const candidate of header.split(',')) {
+    const coding = representationCoding(candidate.trim().replace(/^W\//, ''), etag);
+    if (coding !== undefined) return coding;
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@
  * the fast path (gateway/fast-path/serve-fast-path.ts) each build the request from their own request
  * object and write the reply back; gateway/pipeline/route-chain.ts runs the steps between.
  */
+import type { ResponseCoding } from '../encoding/negotiate-encoding.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 
@@ -53,8 +54,13 @@ export type RouteReply =
     readonly headers: HeaderList;
     /** The identity body's strong ETag, which the client's tag named in one of its codings. */
     readonly etag: string;
-    /** The body a 200 would have sent, so the 304 names the same representation (its coding's tag and Vary). */
+    /** The body a 200 would have sent, so the 304 carries the Vary of that body. */
     readonly representation: Buffer | string;
+    /**
+     * The coding of the tag the client's If-None-Match named: the 304 confirms that representation, so it
+     * carries that tag. Unset for `*`: then the tag of the coding a 200 would send now.
+     */
+    readonly heldCoding?: ResponseCoding;
   };
 
 /** A route's handler: a plain function from the request to its reply; it throws an ApiError to refuse. */
