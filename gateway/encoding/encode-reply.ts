@@ -27,10 +27,13 @@ export const VARY_ACCEPT_ENCODING = 'Accept-Encoding';
 
 const byteLength = (body: Buffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
-/** Chooses the coding of `reply` for `request` and the bytes and headers that go with it. */
-export function encodeReply(reply: RouteReply, request: RouteRequest, encodings: EncodedBodies): EncodedReply {
+/**
+ * Chooses the coding of `reply` for `request` and the bytes and headers that go with it; `compresses` is
+ * the route's compressesSuccess (a route that never compresses sends its body as it is, without Vary).
+ */
+export function encodeReply(reply: RouteReply, request: RouteRequest, encodings: EncodedBodies, compresses: boolean): EncodedReply {
   const source = reply.status === 200 ? reply.body : reply.representation;
-  const vary = byteLength(source) >= MIN_COMPRESSED_BODY_BYTES;
+  const vary = compresses && byteLength(source) >= MIN_COMPRESSED_BODY_BYTES;
   let coding: ResponseCoding = 'identity';
   let body = reply.status === 200 ? reply.body : undefined;
   if (vary) {

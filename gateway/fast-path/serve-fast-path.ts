@@ -151,7 +151,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     let bytes = 0;
     let coding: ResponseCoding = 'identity';
     try {
-      const encoded = encodeReply(reply, answered.routeRequest, deps.encodings);
+      const encoded = encodeReply(reply, answered.routeRequest, deps.encodings, fast.chain.compresses);
       coding = encoded.coding;
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
       headers.push(...fast.cachingTail);

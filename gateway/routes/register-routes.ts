@@ -48,7 +48,7 @@ function koaRoute(chain: RouteChain, encodings: EncodedBodies): Middleware<Gatew
       // The request line names the key once it was metered, whatever the handler then answered.
       if (request.key !== undefined) ctx.state.key = request.key;
     }
-    const encoded = encodeReply(reply, request, encodings);
+    const encoded = encodeReply(reply, request, encodings, chain.compresses);
     for (const [name, value] of reply.headers ?? []) ctx.set(name, value);
     for (const [name, value] of chain.successHeaders) ctx.set(name, value);
     for (const [name, value] of encoded.headers) ctx.set(name, value);
