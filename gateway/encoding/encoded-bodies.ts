@@ -80,7 +80,8 @@ interface SnapshotForms {
   readonly snapshot: Snapshot;
   readonly byBuffer: WeakMap<Buffer, Entry>;
   readonly byText: Map<string, Entry>;
-  readonly lru: LRUCache<Entry, Entry>;
+  /** Entries by their size when last set: lru-cache recounts an entry only when its value changes. */
+  readonly lru: LRUCache<Entry, number>;
 }
 
 const entrySize = (entry: Entry) => ENTRY_OVERHEAD_BYTES + (typeof entry.source === 'string' ? entry.source.length : 0) + (entry.forms.br?.length ?? 0) + (entry.forms.gzip?.length ?? 0);
@@ -96,10 +97,12 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
     served?.lru.clear();
     const byBuffer = new WeakMap<Buffer, Entry>();
     const byText = new Map<string, Entry>();
-    const lru = new LRUCache<Entry, Entry>({
+    const lru = new LRUCache<Entry, number>({
       maxSize: options.maxBytes,
-      sizeCalculation: entrySize,
-      dispose: (entry) => {
+      sizeCalculation: (size) => size,
+      dispose: (_size, entry, reason) => {
+        // 'set' is the entry recounted with its new form, not removed.
+        if (reason === 'set') return;
         if (typeof entry.source === 'string') byText.delete(entry.source);
         else {
           const body = entry.source.deref();
@@ -121,7 +124,7 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
         if (served !== forms || !forms.lru.has(entry)) return;
         entry.forms[coding] = compressed.length < Buffer.byteLength(body) ? compressed : null;
         // Set again, so the LRU counts the new bytes (and evicts others to make room).
-        forms.lru.set(entry, entry);
+        forms.lru.set(entry, entrySize(entry));
       },
       (error: unknown) => {
         entry.pending.delete(coding);
@@ -143,7 +146,7 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
         entry = { source: typeof body === 'string' ? body : new WeakRef(body), forms: {}, pending: new Set() };
         if (typeof body === 'string') forms.byText.set(body, entry);
         else forms.byBuffer.set(body, entry);
-        forms.lru.set(entry, entry);
+        forms.lru.set(entry, entrySize(entry));
       } else {
         forms.lru.get(entry);
       }
