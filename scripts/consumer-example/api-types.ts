@@ -749,6 +749,7 @@ export interface components {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 ETag: components["headers"]["ETag"];
                 "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                Vary: components["headers"]["Vary-Encoding"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1006,7 +1007,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless. */
         "Retry-After": number;
-        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. */
+        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent. */
         ETag: string;
         /** @description `Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`. */
         "Cache-Control-Cacheable": "public, max-age=300, must-revalidate";
@@ -1018,8 +1019,12 @@ export interface components {
         "Cache-Control-Licensed": "private, no-store";
         /** @description `Cache-Control` of every error response: `no-store`. */
         "Cache-Control-Error": "no-store";
-        /** @description Licensed responses vary on the caller's key: `X-Api-Key`. */
-        Vary: "X-Api-Key";
+        /** @description Licensed responses vary on the caller's key: `X-Api-Key`; a body of 1 KiB or more also on `Accept-Encoding` (`X-Api-Key, Accept-Encoding`), since it may be sent compressed. */
+        Vary: "X-Api-Key" | "X-Api-Key, Accept-Encoding";
+        /** @description `Vary: Accept-Encoding` on a keyless response whose body is 1 KiB or more (and on the 304 of such a document): its bytes depend on the content coding negotiated. */
+        "Vary-Encoding": "Accept-Encoding";
+        /** @description The content coding of the body, negotiated from `Accept-Encoding` (q-values honoured; `br` preferred when weighed alike with `gzip` in that order): `br` or `gzip` for a body of 1 KiB or more once its compressed form is stored (the first request for a body after a new revision may get it uncompressed). Absent: the body is sent as it is. `Content-Length` counts the bytes sent. Compressed forms are derived in memory and never part of the revision. */
+        "Content-Encoding": "br" | "gzip";
         /** @description `Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key's 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it. */
         "Vary-Error": "X-Api-Key";
         /** @description Of the HTML reference at `/docs`: nothing may load, only the page's own two scripts run (by hash, no `unsafe-eval`); styles need `'unsafe-inline'` because Redoc writes them at run time. */
@@ -1060,6 +1065,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1229,6 +1236,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1296,6 +1305,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1363,6 +1374,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1410,6 +1423,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
@@ -1456,6 +1471,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1591,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,6 +1721,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,6 +1878,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1994,6 +2013,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,6 +2162,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2290,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,6 +2423,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2488,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2527,6 +2553,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
