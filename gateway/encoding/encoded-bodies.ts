@@ -28,6 +28,13 @@ export const MIN_COMPRESSED_BODY_BYTES = 1024;
  */
 export const COMPRESSION_LEVELS = { brotliQuality: 5, gzipLevel: 6 } as const;
 
+/**
+ * Compressions running at once, at most: libuv's pool has four threads, and a stream of bodies asked for
+ * once each (filtered-cache misses) must not queue jobs, and their bodies, without bound. Past it a body is
+ * sent as it is and compressed when asked for again.
+ */
+export const MAX_COMPRESSIONS_IN_FLIGHT = 8;
+
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
@@ -151,7 +158,7 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
         forms.lru.get(entry);
       }
       const form = entry.forms[coding];
-      if (form === undefined && !entry.pending.has(coding)) start(forms, entry, body, coding);
+      if (form === undefined && !entry.pending.has(coding) && inFlight.size < MAX_COMPRESSIONS_IN_FLIGHT) start(forms, entry, body, coding);
       return form ?? undefined;
     },
     drop() {

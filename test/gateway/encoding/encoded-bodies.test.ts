@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
-import { createEncodedBodies, MIN_COMPRESSED_BODY_BYTES } from '../../../gateway/encoding/encoded-bodies.ts';
+import { createEncodedBodies, MAX_COMPRESSIONS_IN_FLIGHT, MIN_COMPRESSED_BODY_BYTES } from '../../../gateway/encoding/encoded-bodies.ts';
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 
@@ -66,5 +66,20 @@ describe('createEncodedBodies', () => {
     assert.ok(store.lookup(first, bodies.at(-1) ?? assert.fail(), 'gzip'), 'the latest form is held');
     assert.equal(store.lookup(first, bodies[0] ?? assert.fail(), 'gzip'), undefined, 'the oldest was evicted');
     await store.settled();
+  });
+
+  it('runs a bounded number of compressions at once, and takes up the rest when asked again', async () => {
+    const store = createEncodedBodies({ servedSnapshot: () => first, maxBytes: 10_000_000 });
+    const bodies = Array.from({ length: MAX_COMPRESSIONS_IN_FLIGHT * 3 }, (_, index) => jsonBody(5_000, 100 + index));
+    for (const body of bodies) store.lookup(first, body, 'br');
+    await store.settled();
+    const stored = bodies.filter((body) => store.lookup(first, body, 'br') !== undefined);
+    assert.equal(stored.length, MAX_COMPRESSIONS_IN_FLIGHT, 'only the first bodies were compressed');
+    // Those turned away were not marked: asked again, they are compressed.
+    for (let round = 0; round < 3; round++) {
+      for (const body of bodies) store.lookup(first, body, 'br');
+      await store.settled();
+    }
+    assert.ok(bodies.every((body) => store.lookup(first, body, 'br') !== undefined));
   });
 });
