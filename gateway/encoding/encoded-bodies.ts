@@ -38,6 +38,11 @@ export const MAX_COMPRESSIONS_IN_FLIGHT = 8;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/** The smallest brotli window (log2 bytes, 10 to 24) that holds `length` bytes. */
+export function brotliWindowBits(length: number): number {
+  return Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(Math.max(1, length)))));
+}
+
 /** Compresses `body` in `coding` off the event loop. */
 export function compressBody(body: Buffer, coding: ContentCoding): Promise<Buffer> {
   if (coding === 'gzip') return gzipAsync(body, { level: COMPRESSION_LEVELS.gzipLevel });
@@ -46,6 +51,10 @@ export function compressBody(body: Buffer, coding: ContentCoding): Promise<Buffe
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_QUALITY]: COMPRESSION_LEVELS.brotliQuality,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      // A window no larger than the body: brotli's default (4 MiB) makes each encoder allocate megabytes,
+      // which the thread pool's malloc arenas keep after the job (the gateway's RSS grew by ~70 MB filling
+      // a 7 MB store at the published scale, BENCHMARKS.md "Compression").
+      [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
     },
   });
 }
