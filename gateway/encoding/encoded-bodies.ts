@@ -154,7 +154,8 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
 
   return {
     lookup(snapshot, body, coding) {
-      if (body.length < MIN_COMPRESSED_BODY_BYTES) return undefined;
+      // In bytes, as encodeReply decides Vary: a string of fewer characters may still be 1 KiB of UTF-8.
+      if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) < MIN_COMPRESSED_BODY_BYTES) return undefined;
       if (snapshot !== options.servedSnapshot()) return undefined;
       const forms = formsOf(snapshot);
       let entry = typeof body === 'string' ? forms.byText.get(body) : forms.byBuffer.get(body);
