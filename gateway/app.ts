@@ -32,6 +32,7 @@ import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
 import { requestGuards } from './http/request-guards.ts';
 import { requestId } from './http/request-id.ts';
 import { versioningHeaders } from './http/versioning-headers.ts';
+import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
 import { createFastPath } from './fast-path/serve-fast-path.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import { createCollectionFilter } from './programs/filter-collection.ts';
@@ -71,6 +72,11 @@ export interface AppDependencies extends AccessDependencies {
   isDraining?: () => boolean;
   /** The routes to serve and document; gateway/routes/route-table.ts unless told (tests add routes to a copy). */
   routes?: RouteTable;
+  /**
+   * The compressed forms of the served snapshot's bodies; made here, within the cache budget, unless given
+   * (gateway/start-gateway.ts gives it, to drop it with the snapshot's other state and to wait on it).
+   */
+  encodings?: EncodedBodies;
 }
 
 /** Options of createRequestListener. */
@@ -92,6 +98,7 @@ export function createRequestListener(deps: AppDependencies, options: RequestLis
     snapshots: deps.snapshots,
     chains,
     trustProxy: deps.trustProxy,
+    encodings: shared.encodings,
     apiVersion: API_VERSION,
     log: deps.log,
     metrics: deps.metrics,
@@ -106,19 +113,29 @@ interface SharedParts {
   limiter: RateLimiter;
   lookupKey: AccessDependencies['lookupKey'];
   programBodies: ProgramBodies;
+  encodings: EncodedBodies;
 }
 
 function sharedParts(deps: AppDependencies): SharedParts {
   const { metrics } = deps;
   const budget = splitCacheBudget(deps.cacheBytes);
   const programBodies = createProgramBodies(createCollectionFilter(budget), budget);
-  // A served file that fails its check: nothing cached from it is served again (STYLE 28).
-  deps.snapshots.onFault(() => programBodies.clear());
+  const encodings = deps.encodings ?? createEncodedBodies({
+    servedSnapshot: () => deps.snapshots.current,
+    maxBytes: budget.encodedBytes,
+    onError: (error) => deps.log.error({ err: error }, 'compressing a response body failed; it is sent uncompressed'),
+  });
+  // A served file that fails its check: nothing cached from it, compressed forms included, is served again.
+  deps.snapshots.onFault(() => {
+    programBodies.clear();
+    encodings.drop();
+  });
   return {
     limiter: metrics === undefined ? deps.limiter : instrumentLimiter(deps.limiter, metrics),
     lookupKey: metrics === undefined ? deps.lookupKey : instrumentKeyLookup(deps.lookupKey, metrics),
     programBodies,
     changePageBytes: budget.changePageBytes,
+    encodings,
   };
 }
 
@@ -151,7 +168,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
   // One URL per resource: path words match exactly as the route table writes them, without a trailing
   // slash (@koa/router would fold case and allow one), so a cache never holds a resource under two keys.
   const router = new Router<GatewayState>({ sensitive: true, strict: true });
-  registerRouteChains(router, chains);
+  registerRouteChains(router, chains, shared.encodings);
 
   app.use(requestId());
   app.use(logRequests(log));

@@ -7,6 +7,8 @@
  */
 import type { Server } from 'node:http';
 import { createRequestListener } from './app.ts';
+import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
+import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
 import type { DrainOptions, DrainOutcome } from './operations/drain-server.ts';
@@ -31,6 +33,11 @@ export interface RunningGateway {
   readonly metricsUrl: string | undefined;
   readonly server: Server;
   readonly snapshots: SnapshotHolder;
+  /**
+   * The compressed (br, gzip) forms of the served snapshot's bodies: dropped on a swap, and by `drop()` when
+   * the served file must not be read again; `settled()` waits for compressions in flight.
+   */
+  readonly encodings: EncodedBodies;
   /** True once close() has begun: `/readyz` answers 503 from then on. */
   readonly draining: boolean;
   /**
@@ -75,8 +82,15 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   }
   // Loaded only when used, like ioredis: prom-client is a noticeable share of start-up.
   const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
+  // The served snapshot's compressed bodies: made here so that they are the gateway's to drop and wait on.
+  const encodings = createEncodedBodies({
+    servedSnapshot: () => snapshots.current,
+    maxBytes: splitCacheBudget(config.cacheBytes).encodedBytes,
+    onError: (error) => log.error({ err: error }, 'compressing a response body failed; it is sent uncompressed'),
+  });
   const listener = createRequestListener({
     snapshots,
+    encodings,
     lookupKey: (raw) => keyStore.lookupKey(raw),
     limiter,
     now,
@@ -114,6 +128,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     metricsUrl: metricsServer?.url,
     server,
     snapshots,
+    encodings,
     get draining() {
       return drain.draining;
     },

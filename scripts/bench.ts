@@ -23,7 +23,7 @@ import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundSt
 import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
 import { measureBuild, run } from './bench/measure-build.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
-import { isCeiling, renderReport, replaceSection, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
+import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,6 +85,8 @@ async function main(): Promise<void> {
     await warmUp(load, routes, servers, options, state);
     for (const route of routes) figures.push(...(await driveRounds(load, route, servers, drive, state, progress)));
     gateways.push(gatewayFigures('gateway', memory, restRss, state));
+    const held = await rssWithCompressedForms(dataset, memory.process.url, memory.process.pid, apiKey);
+    notes.push(`RSS with compressed forms held: ${held.rss === undefined ? 'not measured' : `${(held.rss / 1e6).toFixed(0)} MB`} (VmRSS after every one of ${held.collections} collections was asked for in br and in gzip, twice, ${held.seconds.toFixed(1)} s, so the gateway holds every form its share of \`--cache-mb\` admits; at rest after one request per route: ${restRss === undefined ? '?' : `${(restRss / 1e6).toFixed(0)} MB`}).`);
     await memory.process.stop();
 
     // Phase 2: the licensed routes with limit windows in a real Redis (ratios against phase 1's ceiling).
@@ -203,7 +205,7 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
     ['category', vocabularies.categories],
   ]);
   const licensed = { 'X-Api-Key': apiKey };
-  return [
+  const routes: BenchRoute[] = [
     { id: 'unfiltered', path: `/api/programs/${city}`, headers: licensed },
     { id: 'filtered-miss', path: `/api/programs/${city}`, headers: licensed, miss },
     { id: 'filtered-hit', path: `/api/programs/${city}?income=low`, headers: licensed },
@@ -212,6 +214,50 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
     { id: 'changes', path: '/api/changes?since=2026-01-01&limit=100', headers: licensed },
     { id: 'health', path: '/api/dataset/health', headers: {} },
   ];
+  // Each route again asking for compression (issue 24), driven right after it in the same run.
+  return routes.flatMap((route) => [route, { ...route, id: `${route.id as BaseRouteId}${COMPRESSED_VARIANT}`, headers: { ...route.headers, ...COMPRESSED_REQUEST } }]);
+}
+
+/** What a compressed variant sends besides its route's headers. */
+const COMPRESSED_REQUEST = { 'Accept-Encoding': 'br, gzip' } as const;
+
+/**
+ * The answer a route gets once the gateway holds its compressed form: the first request of a body starts
+ * its compression and is answered as it is, so ask until the answer is compressed (or, for a body under
+ * the threshold or computed per request, until it is plainly never going to be).
+ */
+async function storedAnswer(origin: string, route: BenchRoute, path: string, apiKey: string): Promise<{ body: Buffer; rawHeaders: string[] }> {
+  let answer = await fetchAnswer(origin, path, apiKey, route.headers);
+  if (!route.id.endsWith(COMPRESSED_VARIANT) || route.miss) return answer;
+  for (let attempt = 0; attempt < 40 && !answer.rawHeaders.some((name) => name.toLowerCase() === 'content-encoding'); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = await fetchAnswer(origin, path, apiKey, route.headers);
+  }
+  return answer;
+}
+
+/**
+ * Asks every live city's collection (and national) in br and in gzip, twice, so the gateway holds the
+ * compressed forms its budget admits, and returns its RSS then: the memory cost of compression at this scale.
+ */
+async function rssWithCompressedForms(dataset: string, origin: string, pid: number, apiKey: string): Promise<{ rss: number | undefined; collections: number; seconds: number }> {
+  const db = new Database(dataset, { readonly: true, fileMustExist: true });
+  let cities: string[];
+  try {
+    cities = (db.prepare("SELECT DISTINCT city FROM programs ORDER BY city").all() as { city: string }[]).map((row) => row.city);
+  } finally {
+    db.close();
+  }
+  const started = performance.now();
+  for (let pass = 0; pass < 2; pass++) {
+    for (const coding of ['br', 'gzip']) {
+      for (let index = 0; index < cities.length; index += 16) {
+        await Promise.all(cities.slice(index, index + 16).map((city) => fetchAnswer(origin, `/api/programs/${city}`, apiKey, { 'Accept-Encoding': coding }).catch(() => undefined)));
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return { rss: await settledRss(pid), collections: cities.length, seconds: (performance.now() - started) / 1000 };
 }
 
 /**
@@ -221,22 +267,31 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
 async function startCeiling(work: string, gateway: BenchGateway, routes: readonly BenchRoute[], apiKey: string, state: RoundState, sameHeaders: boolean): Promise<BenchProcess> {
   const ceilingRoutes: CeilingRoutes = { bodies: {}, missBody: '' };
   const heads: CapturedHeads = { byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 };
+  const compressedRoutes: Omit<CeilingRoutes, 'compressed'> = { bodies: {}, missBody: '' };
+  const compressedHeads: CapturedHeads = { byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 };
   for (const route of routes) {
-    // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection.
+    const compressed = route.id.endsWith(COMPRESSED_VARIANT);
+    const [set, setHeads] = compressed ? [compressedRoutes, compressedHeads] : [ceilingRoutes, heads];
+    // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection
+    // (asked for compressed, it is sent as it is: a miss is a body's first request).
     const path = route.miss ? `${route.path}?${route.miss.query(state.missOffset++)}` : route.path;
-    const answer = await fetchAnswer(gateway.process.url, path, apiKey);
+    const answer = await storedAnswer(gateway.process.url, route, path, apiKey);
     const head = replayableHead(answer.rawHeaders);
     if (route.miss) {
-      ceilingRoutes.missBody = answer.body.toString('base64');
-      heads.miss = head.headers;
+      set.missBody = answer.body.toString('base64');
+      setHeads.miss = head.headers;
     } else {
-      ceilingRoutes.bodies[route.path] = answer.body.toString('base64');
-      heads.byPath[route.path] = head.headers;
+      set.bodies[route.path] = answer.body.toString('base64');
+      setHeads.byPath[route.path] = head.headers;
     }
-    heads.keepAliveTimeoutMs = head.keepAliveTimeoutMs;
-    heads.maxRequestsPerSocket = head.maxRequestsPerSocket;
+    setHeads.keepAliveTimeoutMs = head.keepAliveTimeoutMs;
+    setHeads.maxRequestsPerSocket = head.maxRequestsPerSocket;
   }
-  if (sameHeaders) ceilingRoutes.sameHeaders = heads;
+  if (sameHeaders) {
+    ceilingRoutes.sameHeaders = heads;
+    compressedRoutes.sameHeaders = compressedHeads;
+  }
+  ceilingRoutes.compressed = compressedRoutes;
   const name = sameHeaders ? 'ceiling-same-headers' : 'ceiling';
   const file = join(work, `${name}-routes.json`);
   writeFileSync(file, JSON.stringify(ceilingRoutes));
@@ -315,6 +370,7 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
     `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
     `gateway stderr (one line per request in pino's format, written by logRequestLine and handed to sonic-boom in batches of up to 20 ms or 64 KiB) goes to a file, as in production.`,
     `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
+    `${COMPRESSED_VARIANT.trim()} rows: the same path asked with \`Accept-Encoding: br, gzip\` (the gateway sends br), once the gateway holds the body's compressed form; both ceilings answer such a request with the very compressed bytes the gateway sent (and, with same headers, its Content-Encoding, Vary and ETag). filtered-miss (br, gzip) is every body's first request: sent as it is, compressed in the background (at most eight at once).`,
     `ceiling, same headers: the same server replaying, per path, the response head the gateway sent (every header it set, in its order, per-request values such as X-Request-ID and RateLimit as captured once; Date, Connection and Keep-Alive added by node:http as in the gateway, with the gateway's keep-alive timeout and requests per socket). Its header names are checked against a gateway response before the run. Ratios to both ceilings are side by side below the route table.`,
     `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
     `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,

@@ -18,6 +18,9 @@
  * the Koa adapter sends them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { encodeReply, VARY_ACCEPT_ENCODING } from '../encoding/encode-reply.ts';
+import type { EncodedBodies } from '../encoding/encoded-bodies.ts';
+import type { ResponseCoding } from '../encoding/negotiate-encoding.ts';
 import { ApiError } from '../http/api-error.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { errorResponse } from '../http/render-errors.ts';
@@ -42,6 +45,8 @@ export interface FastPathDependencies {
   chains: readonly RouteChain[];
   /** Take client addresses from X-Forwarded-For, as the Koa app does. */
   trustProxy: boolean;
+  /** The compressed forms of bodies, shared with the Koa adapter. */
+  encodings: EncodedBodies;
   apiVersion: string;
   log: GatewayLogger;
   metrics?: GatewayMetrics;
@@ -123,35 +128,47 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     return revisionHeader.pair;
   };
 
-  const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, key?: LicensedKey) => {
+  /** Logs and counts an answered request; `sent` is the body bytes written (none for HEAD and 304) in `coding`. */
+  const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, sent: { coding: ResponseCoding; bytes: number }, key?: LicensedKey) => {
     const method = request.method ?? 'GET';
     logRequestLine(log, { requestId, method, route, status, started, key, fastPath: true });
     metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
+    metrics?.countResponseBytes(sent.coding, sent.bytes);
   };
 
   const sendError = (response: ServerResponse, head: boolean, caught: unknown, before: string[]) => {
     const error = errorResponse(caught);
-    const headers = [...before, 'Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(error.body))];
+    const length = Buffer.byteLength(error.body);
+    const headers = [...before, 'Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(length)];
     for (const [name, value] of error.headers) headers.push(name, value);
     response.writeHead(error.status, headers);
     response.end(head ? undefined : error.body);
-    return error.status;
+    return { status: error.status, bytes: head ? 0 : length };
   };
 
   /** Sends a metered request's reply; an unexpected failure while writing is answered like a refusal. */
   const send = (answered: Answered, requestId: string, headers: string[]) => {
     const { request, response, fast, reply } = answered;
+    let bytes = 0;
+    let coding: ResponseCoding = 'identity';
     try {
       // The reply was computed before metering, which may have waited: its snapshot may have failed since.
       fast.chain.assertServable(answered.routeRequest);
+      const encoded = encodeReply(reply, answered.routeRequest, deps.encodings, fast.chain.compresses);
+      coding = encoded.coding;
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
-      if (reply.status === 200) {
-        const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
-        headers.push(...fast.cachingTail, 'Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
+      headers.push(...fast.cachingTail);
+      for (const [name, value] of encoded.headers) headers.push(name, value);
+      if (encoded.vary) appendVary(headers, VARY_ACCEPT_ENCODING);
+      if (reply.status === 200 && encoded.body !== undefined) {
+        const length = typeof encoded.body === 'string' ? Buffer.byteLength(encoded.body) : encoded.body.length;
+        headers.push('Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
         response.writeHead(200, headers);
-        response.end(request.method === 'HEAD' ? undefined : reply.body);
+        const head = request.method === 'HEAD';
+        response.end(head ? undefined : encoded.body);
+        bytes = head ? 0 : length;
       } else {
-        headers.push(...fast.cachingTail, ...revisionPair(answered.revision));
+        headers.push(...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();
       }
@@ -159,21 +176,17 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       refuse(answered, requestId, headers, error);
       return;
     }
-    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, answered.key);
+    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, { coding, bytes }, answered.key);
   };
 
   /** Answers metering's 429 or 503 (or an unexpected failure) as the Koa chain renders it. */
   const refuse = (answered: Answered, requestId: string, headers: string[], error: unknown) => {
     const { request, response, fast } = answered;
     if (!(error instanceof ApiError)) log.error({ err: error, requestId, path: (request.url ?? '').split('?')[0] }, 'unexpected error');
-    let status: number;
-    if (response.headersSent) {
-      response.destroy();
-      status = 500;
-    } else {
-      status = sendError(response, request.method === 'HEAD', error, headers);
-    }
-    finish(request, fast.chain.route.path, requestId, status, answered.started);
+    let sent = { status: 500, bytes: 0 };
+    if (response.headersSent) response.destroy();
+    else sent = sendError(response, request.method === 'HEAD', error, headers);
+    finish(request, fast.chain.route.path, requestId, sent.status, answered.started, { coding: 'identity', bytes: sent.bytes });
   };
 
   /**
@@ -235,4 +248,18 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     meterAndSend({ request, response, fast, routeRequest, key, reply, revision: snapshot.revision, started });
     return true;
   };
+}
+
+/**
+ * Adds `token` to the Vary field of a flat header list: to the one a step already wrote (`X-Api-Key` on
+ * licensed routes), so one field is sent, as Koa's `ctx.vary` writes it, else as a new one.
+ */
+function appendVary(headers: string[], token: string): void {
+  for (let index = 0; index < headers.length; index += 2) {
+    if (headers[index]?.toLowerCase() === 'vary') {
+      headers[index + 1] = `${headers[index + 1]}, ${token}`;
+      return;
+    }
+  }
+  headers.push('Vary', token);
 }

@@ -4,6 +4,7 @@
  * address or a raw path.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ResponseCoding } from '../encoding/negotiate-encoding.ts';
 import { methodClass, statusClass } from './route-label.ts';
 
 /** Which limit turned a request away. */
@@ -20,6 +21,8 @@ export interface GatewayMetrics {
   countRejection(scope: RejectionScope): void;
   /** A storage fault seen by a request (the request answered 503, or public data flowed unmetered). */
   countStorageFault(storage: FaultyStorage): void;
+  /** Body bytes written for one response, in the content coding they were sent in (0 for HEAD and 304). */
+  countResponseBytes(coding: ResponseCoding, bytes: number): void;
 }
 
 /** Options of createGatewayMetrics. */
@@ -62,6 +65,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     labelNames: ['storage'] as const,
     registers,
   });
+  const responseBytes = new Counter({
+    name: 'hra_http_response_bytes_total',
+    help: 'Response body bytes sent, by content coding (br, gzip, identity): what compression saves on the wire',
+    labelNames: ['encoding'] as const,
+    registers,
+  });
   new Gauge({
     name: 'hra_dataset_revision_info',
     help: 'The dataset revision being served (value 1)',
@@ -76,6 +85,7 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
   // Known series start at zero, so a rate() over them works before the first event.
   for (const scope of ['key', 'public'] as const) rejections.inc({ scope }, 0);
   for (const storage of ['rate_limit', 'key_store'] as const) faults.inc({ storage }, 0);
+  for (const encoding of ['br', 'gzip', 'identity'] as const) responseBytes.inc({ encoding }, 0);
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   return {
@@ -86,5 +96,6 @@ export function createGatewayMetrics(options: GatewayMetricsOptions): GatewayMet
     },
     countRejection: (scope) => rejections.inc({ scope }),
     countStorageFault: (storage) => faults.inc({ storage }),
+    countResponseBytes: (encoding, bytes) => responseBytes.inc({ encoding }, bytes),
   };
 }

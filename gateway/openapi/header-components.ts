@@ -1,6 +1,6 @@
 /** `components.headers` of the document of a route table, and the ETag allowlist it names. */
 import type { RouteTable } from '../routes/route-entry.ts';
-import { DEPRECATION_HEADERS, openApiHeaders } from './openapi-headers.ts';
+import { DEPRECATION_HEADERS, ETAG_CODINGS, openApiHeaders } from './openapi-headers.ts';
 import { openApiPathOf } from './openapi-paths.ts';
 
 /**
@@ -18,7 +18,7 @@ export function etagAllowlist(routes: RouteTable): string {
  * no response keeps).
  */
 export function headerComponents(routes: RouteTable): Record<string, object> {
-  const etag = `Strong entity tag of the document. Only on the ETag allowlist: ${etagAllowlist(routes)}; send it back in \`If-None-Match\` to receive 304.`;
+  const etag = `Strong entity tag of the document. Only on the ETag allowlist: ${etagAllowlist(routes)}; send it back in \`If-None-Match\` to receive 304.${ETAG_CODINGS}`;
   const components: Record<string, object> = { ...openApiHeaders, ETag: { ...openApiHeaders.ETag, description: etag } };
   if (!routes.some((route) => route.deprecation !== undefined)) for (const name of DEPRECATION_HEADERS) delete components[name];
   return components;

@@ -13,6 +13,9 @@ export const REFUSED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST` or `MALFORMED_U
 /** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
 const DEPRECATION_SCOPE = `Sent on every response of a deprecated operation but those answered before any operation is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`;
 
+/** How the tag of each content coding is formed and revalidates (gateway/encoding/coding-etag.ts). */
+export const ETAG_CODINGS = ' Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent.';
+
 /** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
 export const openApiHeaders = {
   'X-API-Version': {
@@ -56,7 +59,7 @@ export const openApiHeaders = {
   },
   ETag: {
     // Names the allowlist in the document of a route table: see header-components.ts.
-    description: 'Strong entity tag of the document. Only on the ETag allowlist: the routes whose caching policy is `cacheable`; send it back in `If-None-Match` to receive 304.',
+    description: 'Strong entity tag of the document. Only on the ETag allowlist: the routes whose caching policy is `cacheable`; send it back in `If-None-Match` to receive 304.' + ETAG_CODINGS,
     required: true,
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
   },
@@ -83,9 +86,17 @@ export const openApiHeaders = {
     schema: { const: 'no-store' },
   },
   Vary: {
-    description: 'Licensed responses vary on the caller\'s key: `X-Api-Key`.',
+    description: 'Licensed responses vary on the caller\'s key: `X-Api-Key`; a body of 1 KiB or more also on `Accept-Encoding` (`X-Api-Key, Accept-Encoding`), since it may be sent compressed.',
     required: true,
-    schema: { const: 'X-Api-Key' },
+    schema: { enum: ['X-Api-Key', 'X-Api-Key, Accept-Encoding'] },
+  },
+  'Vary-Encoding': {
+    description: '`Vary: Accept-Encoding` on a keyless response whose body is 1 KiB or more (and on the 304 of such a document): its bytes depend on the content coding negotiated.',
+    schema: { const: 'Accept-Encoding' },
+  },
+  'Content-Encoding': {
+    description: 'The content coding of the body, negotiated from `Accept-Encoding` (q-values honoured; `br` preferred when weighed alike with `gzip` in that order): `br` or `gzip` for a body of 1 KiB or more once its compressed form is stored (the first request for a body after a new revision may get it uncompressed). Absent: the body is sent as it is. `Content-Length` counts the bytes sent. Compressed forms are derived in memory and never part of the revision.',
+    schema: { enum: ['br', 'gzip'] },
   },
   'Vary-Error': {
     description: '`Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a 503 `DATASET_UNAVAILABLE`, a 500. Refusals before that (401, 403, 429, a trial key\'s 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it.',

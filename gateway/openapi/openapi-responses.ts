@@ -1,5 +1,6 @@
 /** Response objects of the OpenAPI description: successes, 304, and errors with the codes each can carry. */
 import type { ErrorCode } from '../http/api-error.ts';
+import { compressesSuccess } from '../encoding/compresses-success.ts';
 import { ERROR_CODE_MEANINGS } from './error-code-meanings.ts';
 import { headerRefs, RATE_LIMIT_HEADERS, type HeaderComponent } from './openapi-headers.ts';
 import { schemaRef, type SchemaComponent } from './openapi-schemas.ts';
@@ -26,9 +27,11 @@ export function okResponse(
   options: { metered?: boolean; mediaType?: 'application/json' | 'text/html'; extraHeaders?: readonly HeaderComponent[] } = {},
 ): object {
   const limits = options.metered === false ? [] : RATE_LIMIT_HEADERS;
+  const compresses = compressesSuccess(options.metered === false ? 'probe' : caching === 'licensed' ? 'licensed' : 'public', caching);
+  const coding: readonly HeaderComponent[] = !compresses ? [] : caching === 'licensed' ? ['Content-Encoding'] : ['Content-Encoding', 'Vary-Encoding'];
   return {
     description,
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', ...limits, ...CACHING_HEADERS[caching], ...(options.extraHeaders ?? [])),
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', ...limits, ...CACHING_HEADERS[caching], ...coding, ...(options.extraHeaders ?? [])),
     content: { [options.mediaType ?? 'application/json']: { schema: typeof schema === 'string' ? schemaRef(schema) : schema } },
   };
 }
@@ -76,7 +79,7 @@ export function errorResponse(summary: string, codes: readonly ErrorCode[], opti
 export const openApiResponses = {
   NotModified: {
     description: '`If-None-Match` matched the current ETag: no body. Not an error.',
-    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', 'ETag', 'Cache-Control-Cacheable', ...RATE_LIMIT_HEADERS),
+    headers: headerRefs('X-API-Version', 'X-Dataset-Revision', 'X-Request-ID', 'X-Content-Type-Options', 'ETag', 'Cache-Control-Cacheable', 'Vary-Encoding', ...RATE_LIMIT_HEADERS),
   },
   Unauthorized: errorResponse('The key is missing or invalid.', ['API_KEY_REQUIRED', 'INVALID_API_KEY'], { metered: true }),
   RateLimited: errorResponse(

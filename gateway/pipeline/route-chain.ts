@@ -14,6 +14,7 @@ import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { RouteDependencies } from '../routes/route-dependencies.ts';
 import type { RouteEntry } from '../routes/route-entry.ts';
 import { assertServable } from '../snapshot/dataset-unavailable.ts';
+import { compressesSuccess } from '../encoding/compresses-success.ts';
 import { successCachingHeaders } from './caching-headers.ts';
 import { deprecationHeaders } from './deprecation-headers.ts';
 import type { HeaderList, HeaderSink, RouteHandler, RouteReply, RouteRequest } from './route-exchange.ts';
@@ -43,6 +44,8 @@ export interface RouteChain {
    * deprecated route's `Deprecation`, `Sunset` and `Link` (spec 9.4), else none; built once.
    */
   readonly routeHeaders: HeaderList;
+  /** Whether the route's successes may be sent compressed (gateway/encoding/compresses-success.ts). */
+  readonly compresses: boolean;
 }
 
 const keyHeader = (request: RouteRequest) => request.header('x-api-key') || undefined;
@@ -56,10 +59,11 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
   const successHeaders = successCachingHeaders(route.caching);
   const routeHeaders = route.deprecation === undefined ? [] : deprecationHeaders(route.deprecation);
   const scope = route.scope ?? {};
+  const compresses = compressesSuccess(route.access, route.caching);
   switch (route.access) {
     case 'licensed':
       return {
-        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor, compresses,
         admit: (request) => admitKeyWhenLooked(access, keyHeader(request), scope, request),
         admitAtOnce: (request) => admitKey(atOnce, keyHeader(request), scope, request),
         meter: (_request, key, headers) => {
@@ -70,7 +74,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
       };
     case 'public':
       return {
-        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor, compresses,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: (request, _key, headers) => meterPublic(access, request.clientAddress(), headers),
@@ -79,7 +83,7 @@ export function composeRoute(route: RouteEntry, deps: RouteDependencies): RouteC
     case 'probe':
       // Never metered: a health checker polling them can neither exhaust a limit nor be refused by one.
       return {
-        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor,
+        route, handler, successHeaders, routeHeaders, assertServable: assertServableFor, compresses,
         admit: async () => undefined,
         admitAtOnce: () => undefined,
         meter: () => undefined,

@@ -13,9 +13,8 @@ const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 export const docsHandler: RouteHandlerFactory = (deps) => {
   const info = (deps.openApiDocument as { info?: { title?: string } }).info;
   const page = renderDocsPage(deps.openApiDocument, readRedocBundle(), `${info?.title ?? 'API'} reference`);
-  // On the page itself; a 304 keeps the headers of the copy the client holds.
+  // On the page itself (its ETag is the content coding's, gateway/encoding/encode-reply.ts); a 304 keeps the headers of the copy the client holds.
   const pageHeaders: HeaderList = [
-    ['ETag', page.etag],
     ['Content-Security-Policy', page.contentSecurityPolicy],
   ];
   return (request) => {

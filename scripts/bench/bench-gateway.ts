@@ -58,10 +58,11 @@ export async function startBenchGateway(config: BenchGatewayConfig, probePath: s
 }
 
 /** GETs `path` once with node:http and returns the bytes and the head as sent; throws unless the answer is 200. */
-export function fetchAnswer(origin: string, path: string, apiKey: string): Promise<{ body: Buffer; rawHeaders: string[] }> {
-  // node:http, not fetch: only `rawHeaders` keeps the names' spelling and order as the gateway sent them.
+export function fetchAnswer(origin: string, path: string, apiKey: string, headers: Readonly<Record<string, string>> = {}): Promise<{ body: Buffer; rawHeaders: string[] }> {
+  // node:http, not fetch: only `rawHeaders` keeps the names' spelling and order as the gateway sent them,
+  // and it leaves a compressed body as sent.
   return new Promise((resolve, reject) => {
-    get(`${origin}${path}`, { headers: { 'X-Api-Key': apiKey } }, (response) => {
+    get(`${origin}${path}`, { headers: { 'X-Api-Key': apiKey, ...headers } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);

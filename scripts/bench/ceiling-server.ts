@@ -21,6 +21,11 @@ export interface CeilingRoutes {
   missBody: string;
   /** Present for the same-headers ceiling: what the gateway sent besides the body. */
   sameHeaders?: CapturedHeads;
+  /**
+   * What the gateway sent to a request with `Accept-Encoding` (the compressed variants): the same shape,
+   * answered to any request that carries the header, so the ceiling sends the very compressed bytes.
+   */
+  compressed?: Omit<CeilingRoutes, 'compressed'>;
 }
 
 /** The gateway's response heads, per path and for the miss route, as `captureHead` reads them. */
@@ -38,16 +43,22 @@ if (file !== undefined) {
   const routes = JSON.parse(readFileSync(file, 'utf8')) as CeilingRoutes;
   const same = routes.sameHeaders;
   const twoHeaders = (body: Buffer) => ({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) });
-  const answers = new Map<string, { body: Buffer; headers: Record<string, string> | string[] }>();
-  for (const [path, base64] of Object.entries(routes.bodies)) {
-    const body = Buffer.from(base64, 'base64');
-    answers.set(path, { body, headers: same?.byPath[path] ?? twoHeaders(body) });
-  }
-  const missBody = Buffer.from(routes.missBody, 'base64');
-  const miss = { body: missBody, headers: same?.miss ?? twoHeaders(missBody) };
+  type Answer = { body: Buffer; headers: Record<string, string> | string[] };
+  const answersOf = (set: Omit<CeilingRoutes, 'compressed'>) => {
+    const answers = new Map<string, Answer>();
+    for (const [path, base64] of Object.entries(set.bodies)) {
+      const body = Buffer.from(base64, 'base64');
+      answers.set(path, { body, headers: set.sameHeaders?.byPath[path] ?? twoHeaders(body) });
+    }
+    const missBody = Buffer.from(set.missBody, 'base64');
+    return { answers, miss: { body: missBody, headers: set.sameHeaders?.miss ?? twoHeaders(missBody) } };
+  };
+  const plain = answersOf(routes);
+  const compressed = routes.compressed === undefined ? plain : answersOf(routes.compressed);
   const notFound = { body: Buffer.from('{"code":"NOT_FOUND"}'), headers: twoHeaders(Buffer.from('{"code":"NOT_FOUND"}')) };
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
+    const { answers, miss } = request.headers['accept-encoding'] === undefined ? plain : compressed;
     const answer = answers.get(url) ?? (url.includes('?') ? miss : notFound);
     response.writeHead(answer === notFound ? 404 : 200, answer.headers);
     response.end(answer.body);

@@ -14,9 +14,18 @@ export function isCeiling(mode: ServerMode): mode is CeilingMode {
   return mode === 'ceiling' || mode === 'ceiling, same headers';
 }
 
-/** Route ids, in table order. */
-export const ROUTE_IDS = ['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'sample', 'changes', 'health'] as const;
-export type RouteId = (typeof ROUTE_IDS)[number];
+/** The routes of issue 6, in table order. */
+export const BASE_ROUTE_IDS = ['unfiltered', 'filtered-miss', 'filtered-hit', 'detail', 'sample', 'changes', 'health'] as const;
+export type BaseRouteId = (typeof BASE_ROUTE_IDS)[number];
+
+/** What a compressed variant adds to its route's id: the same path asked with `Accept-Encoding: br, gzip`. */
+export const COMPRESSED_VARIANT = ' (br, gzip)';
+
+/** A route as driven: as it is, or asking for compression (issue 24). */
+export type RouteId = BaseRouteId | `${BaseRouteId}${typeof COMPRESSED_VARIANT}`;
+
+/** Route ids in table order, each followed by its compressed variant. */
+export const ROUTE_IDS: readonly RouteId[] = BASE_ROUTE_IDS.flatMap((id) => [id, `${id}${COMPRESSED_VARIANT}` as const]);
 
 /** One route on one server, summarized over its rounds. */
 export interface RouteFigures {

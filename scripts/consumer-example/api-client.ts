@@ -5,7 +5,9 @@
  * - 429 and 503 are retried with exponential backoff and full jitter, never sooner than `Retry-After`;
  * - an empty result and a failed request are different values (`Outcome`), and a 503 is never an empty list;
  * - the change feed is paged to the end (`hasMore` false), with `since` and `city` kept on every page;
- * - the four ETag routes are fetched conditionally (`If-None-Match`, 304 reuses the copy held);
+ * - bodies are asked for compressed (`Accept-Encoding: br, gzip`);
+ * - the four ETag routes are fetched conditionally (`If-None-Match`, 304 reuses the copy held), with the
+ *   tag as received, whatever its coding;
  * - licensed responses are never cached (this client keeps no copy of them, shared or private);
  * - each change event is reconciled with the scoped program route before use;
  * - a record's cited URL is shown with a verification warning.
@@ -83,7 +85,9 @@ export function createApiClient(options: ApiClientOptions, onRetry: (notice: Ret
   const random = options.random ?? Math.random;
   const client = createClient<paths>({
     baseUrl: options.baseUrl,
-    headers: options.apiKey === undefined ? {} : { 'X-Api-Key': options.apiKey },
+    // Compressed bodies (Node's fetch decodes br and gzip); an ETag then names the coding received, and the
+    // gateway revalidates it whichever coding the next answer would use.
+    headers: { 'Accept-Encoding': 'br, gzip', ...(options.apiKey === undefined ? {} : { 'X-Api-Key': options.apiKey }) },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   /** ETag and body of each ETag route last fetched: keyless public documents only. */

@@ -758,6 +758,7 @@ export interface components {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 ETag: components["headers"]["ETag"];
                 "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                Vary: components["headers"]["Vary-Encoding"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1025,7 +1026,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless. */
         "Retry-After": number;
-        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. */
+        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent. */
         ETag: string;
         /** @description `Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`. */
         "Cache-Control-Cacheable": "public, max-age=300, must-revalidate";
@@ -1037,8 +1038,12 @@ export interface components {
         "Cache-Control-Licensed": "private, no-store";
         /** @description `Cache-Control` of every error response: `no-store`. */
         "Cache-Control-Error": "no-store";
-        /** @description Licensed responses vary on the caller's key: `X-Api-Key`. */
-        Vary: "X-Api-Key";
+        /** @description Licensed responses vary on the caller's key: `X-Api-Key`; a body of 1 KiB or more also on `Accept-Encoding` (`X-Api-Key, Accept-Encoding`), since it may be sent compressed. */
+        Vary: "X-Api-Key" | "X-Api-Key, Accept-Encoding";
+        /** @description `Vary: Accept-Encoding` on a keyless response whose body is 1 KiB or more (and on the 304 of such a document): its bytes depend on the content coding negotiated. */
+        "Vary-Encoding": "Accept-Encoding";
+        /** @description The content coding of the body, negotiated from `Accept-Encoding` (q-values honoured; `br` preferred when weighed alike with `gzip` in that order): `br` or `gzip` for a body of 1 KiB or more once its compressed form is stored (the first request for a body after a new revision may get it uncompressed). Absent: the body is sent as it is. `Content-Length` counts the bytes sent. Compressed forms are derived in memory and never part of the revision. */
+        "Content-Encoding": "br" | "gzip";
         /** @description `Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key's 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it. */
         "Vary-Error": "X-Api-Key";
         /** @description Of the HTML reference at `/docs`: nothing may load, only the page's own two scripts run (by hash, no `unsafe-eval`); styles need `'unsafe-inline'` because Redoc writes them at run time. */
@@ -1080,6 +1085,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1254,6 +1261,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,6 +1332,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1392,6 +1403,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1453,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control-Cacheable"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     [name: string]: unknown;
                 };
@@ -1486,6 +1501,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1626,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,6 +1761,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1906,6 +1924,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +2064,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +2219,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2330,6 +2351,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Licensed"];
                     Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2468,6 +2490,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2557,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +2624,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Cache-Control": components["headers"]["Cache-Control-Report"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -21,6 +21,11 @@ export interface FastAndKoaGateways {
   koaLog: CapturedLog;
   /** The `X-Api-Key` of `name` (both gateways share the key store); undefined for none. */
   keyOf(name: KeyName): string | undefined;
+  /**
+   * Resolves once neither gateway is compressing a body: a body asked for in a coding is compressed after its
+   * first answer, so waiting before each request keeps the two answering alike (same coding, same tag).
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,6 +57,9 @@ export async function startFastAndKoaGateways(options: FastAndKoaOptions): Promi
       if (name === 'malformed') return 'not-a-key';
       if (name === 'unknown') return 'hra_c_0000000000000000000000000000000000000';
       return fast.keys[name];
+    },
+    async settled() {
+      await Promise.all([fast.gateway.encodings.settled(), koa.encodings.settled()]);
     },
     async close() {
       await koa.close();

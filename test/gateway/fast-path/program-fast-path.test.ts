@@ -92,6 +92,7 @@ describe('program fast path', () => {
     }
     for (const request of requests) {
       const requestId = `fast-path-${String(sequence++).padStart(5, '0')}`;
+      await gateways.settled();
       const viaFast = await ask(fast.url, request.path, keyOf(request.key), request.method, requestId);
       const viaKoa = await ask(koa.url, request.path, keyOf(request.key), request.method, requestId);
       assert.deepEqual(viaFast, viaKoa, `${request.method} ${request.path} with the ${request.key} key`);
@@ -147,6 +148,7 @@ describe('program fast path', () => {
     let sequence = 0;
     for (const request of requests) {
       const requestId = `fast-other-${String(sequence++).padStart(5, '0')}`;
+      await gateways.settled();
       const viaFast = await ask(fast.url, request.path, keyOf(request.key), request.method, requestId, request.headers);
       const viaKoa = await ask(koa.url, request.path, keyOf(request.key), request.method, requestId, request.headers);
       assert.deepEqual(viaFast, viaKoa, `${request.method} ${request.path} with the ${request.key} key ${JSON.stringify(request.headers ?? {})}`);

@@ -132,8 +132,9 @@ describe('metrics admin port', () => {
         if (sample.labels.route !== undefined) assert.ok(ROUTE_LABELS.has(sample.labels.route), `route label ${sample.labels.route}`);
         if (sample.labels.method !== undefined) assert.ok(['GET', 'HEAD', 'other'].includes(sample.labels.method), `method label ${sample.labels.method}`);
         if (sample.labels.status_class !== undefined) assert.match(sample.labels.status_class, /^[1-5]xx$/);
+        if (sample.labels.encoding !== undefined) assert.ok(['br', 'gzip', 'identity'].includes(sample.labels.encoding), `encoding label ${sample.labels.encoding}`);
         const names = Object.keys(sample.labels).filter((name) => name !== 'le');
-        assert.ok(names.every((name) => ['route', 'method', 'status_class', 'scope', 'storage', 'revision'].includes(name)), `labels of ${sample.name}: ${names.join(', ')}`);
+        assert.ok(names.every((name) => ['route', 'method', 'status_class', 'scope', 'storage', 'revision', 'encoding'].includes(name)), `labels of ${sample.name}: ${names.join(', ')}`);
       }
       for (const secret of [...Object.values(gateway.keys), ...Object.values(gateway.keyIds), 'zzjunkzz', '203.0.113', '127.0.0.1']) {
         assert.equal(text.includes(secret), false, `metrics mention ${secret}`);

@@ -83,7 +83,9 @@ describe('GET /openapi.json', () => {
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
       const response = await gateway.get('/openapi.json', { headers: { 'If-None-Match': ifNoneMatch } });
       assert.equal(response.status, 304, ifNoneMatch);
-      assert.equal(response.headers.get('etag'), etag);
+      // The 304 names the representation the client holds; for `*`, the one a 200 would send now (gzip, once stored).
+      if (ifNoneMatch === '*') assert.ok([etag, `${etag.slice(0, -1)}-gzip"`].includes(response.headers.get('etag') ?? ''), ifNoneMatch);
+      else assert.equal(response.headers.get('etag'), etag);
       assert.equal(await response.text(), '');
     }
     assert.equal((await gateway.get('/openapi.json', { headers: { 'If-None-Match': '"other"' } })).status, 200);

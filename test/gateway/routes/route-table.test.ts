@@ -23,6 +23,7 @@ import { createProgramBodies } from '../../../gateway/programs/program-bodies.ts
 import { createCollectionFilter } from '../../../gateway/programs/filter-collection.ts';
 import { splitCacheBudget } from '../../../gateway/programs/cache-budget.ts';
 import { registerRoutes } from '../../../gateway/routes/register-routes.ts';
+import { createEncodedBodies } from '../../../gateway/encoding/encoded-bodies.ts';
 import type { RouteDependencies } from '../../../gateway/routes/route-dependencies.ts';
 import type { RouteEntry, RouteTable } from '../../../gateway/routes/route-entry.ts';
 import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
@@ -52,7 +53,9 @@ function routeDependencies(routes: RouteTable): RouteDependencies {
 /** What the router registered: each layer's template and methods, in order. */
 function routerLayers(routes: RouteTable): string[] {
   const router = new Router<GatewayState>();
-  registerRoutes(router, routes, routeDependencies(routes));
+  // Registration only: no request is answered, so no snapshot is ever asked for.
+  const encodings = createEncodedBodies({ servedSnapshot: () => assert.fail('no request is answered here'), maxBytes: 1 });
+  registerRoutes(router, routes, routeDependencies(routes), encodings);
   return router.stack.map((layer) => `${layer.methods.join(',')} ${layer.path}`);
 }
 

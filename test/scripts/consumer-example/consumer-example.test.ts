@@ -140,3 +140,38 @@ describe('consumer example with the rate-limit storage down', { skip: redisServe
     assert.doesNotMatch(text, /an empty result/, 'a failure never reads as an empty result');
   });
 });
+
+describe('consumer example: compressed conditional GET', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway();
+  });
+  after(async () => gateway.close());
+
+  it('asks for br, gets it once stored, and revalidates the coding-tagged copy with a 304', { timeout: 60_000 }, async () => {
+    const sent: { acceptEncoding: string | null; ifNoneMatch: string | null; status: number; coding: string | null; etag: string | null }[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const response = await fetch(request);
+      sent.push({ acceptEncoding: request.headers.get('accept-encoding'), ifNoneMatch: request.headers.get('if-none-match'), status: response.status, coding: response.headers.get('content-encoding'), etag: response.headers.get('etag') });
+      return response;
+    };
+    const client = createApiClient({ baseUrl: gateway.url, fetch: recordingFetch });
+    const first = await client.getCacheable('/openapi.json');
+    assert.ok(first.ok);
+    await gateway.gateway.encodings.settled();
+    // A fresh client holds nothing: its first answer is the stored br form.
+    const fresh = createApiClient({ baseUrl: gateway.url, fetch: recordingFetch });
+    const compressed = await fresh.getCacheable('/openapi.json');
+    assert.ok(compressed.ok && compressed.fromCache === false);
+    const again = await fresh.getCacheable('/openapi.json');
+    assert.ok(again.ok && again.fromCache === true);
+    assert.deepEqual(again.data, first.data);
+    assert.ok(sent.every((exchange) => exchange.acceptEncoding === 'br, gzip'));
+    const [, brAnswer, revalidation] = sent;
+    assert.equal(brAnswer?.coding, 'br');
+    assert.match(brAnswer?.etag ?? '', /-br"$/);
+    assert.equal(revalidation?.ifNoneMatch, brAnswer?.etag);
+    assert.equal(revalidation?.status, 304);
+  });
+});

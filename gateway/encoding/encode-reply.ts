@@ -1,0 +1,52 @@
+/**
+ * The one step both adapters (gateway/routes/register-routes.ts, gateway/fast-path/serve-fast-path.ts) run
+ * on a route's 200 or 304 before writing it: the content coding the request negotiates, the stored form of
+ * the body in it (gateway/encoding/encoded-bodies.ts), and the headers that follow from the choice.
+ */
+import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
+import { codingEtag } from './coding-etag.ts';
+import { MIN_COMPRESSED_BODY_BYTES, type EncodedBodies } from './encoded-bodies.ts';
+import { negotiateEncoding, type ResponseCoding } from './negotiate-encoding.ts';
+
+/** What an adapter sends for a reply, beyond the pipeline's other headers. */
+export interface EncodedReply {
+  /** The bytes of a 200 in `coding`; undefined for a 304. */
+  readonly body: Buffer | string | undefined;
+  readonly coding: ResponseCoding;
+  /** `ETag` (the coding's) and `Content-Encoding` (a 200 not in identity), in that order. */
+  readonly headers: readonly (readonly [string, string])[];
+  /**
+   * True when the body can differ by Accept-Encoding (it is long enough to be compressed): the response then
+   * carries `Vary: Accept-Encoding` (after `X-Api-Key` on licensed routes), whatever this client was sent.
+   */
+  readonly vary: boolean;
+}
+
+/** The token a varying response adds to `Vary`. */
+export const VARY_ACCEPT_ENCODING = 'Accept-Encoding';
+
+const byteLength = (body: Buffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+
+/**
+ * Chooses the coding of `reply` for `request` and the bytes and headers that go with it; `compresses` is
+ * the route's compressesSuccess (a route that never compresses sends its body as it is, without Vary).
+ */
+export function encodeReply(reply: RouteReply, request: RouteRequest, encodings: EncodedBodies, compresses: boolean): EncodedReply {
+  const source = reply.status === 200 ? reply.body : reply.representation;
+  const vary = compresses && byteLength(source) >= MIN_COMPRESSED_BODY_BYTES;
+  let coding: ResponseCoding = 'identity';
+  let body = reply.status === 200 ? reply.body : undefined;
+  if (vary) {
+    const wanted = negotiateEncoding(request.header('accept-encoding'));
+    const form = wanted === 'identity' ? undefined : encodings.lookup(request.snapshot, source, wanted);
+    if (form !== undefined && wanted !== 'identity') {
+      coding = wanted;
+      if (body !== undefined) body = form;
+    }
+  }
+  const headers: [string, string][] = [];
+  if (reply.status === 304 && reply.heldCoding !== undefined) coding = reply.heldCoding;
+  if (reply.etag !== undefined) headers.push(['ETag', codingEtag(reply.etag, coding)]);
+  if (body !== undefined && coding !== 'identity') headers.push(['Content-Encoding', coding]);
+  return { body, coding, headers, vary };
+}

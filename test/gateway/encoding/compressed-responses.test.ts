@@ -1,0 +1,124 @@
+/**
+ * Compressed answers of the real gateway: raw bytes (node:http, which does not decode) held against the
+ * identity bytes, per-coding ETags that revalidate across codings, weak and in lists, small bodies left as
+ * they are, and the bytes-by-coding counter of the metrics port.
+ */
+import * as assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function raw(url: string, path: string, headers: Record<string, string>, method = 'GET'): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: hostname, port, path, method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+const decode = (answer: RawAnswer) => {
+  const coding = answer.headers['content-encoding'];
+  if (coding === 'br') return brotliDecompressSync(answer.body);
+  if (coding === 'gzip') return gunzipSync(answer.body);
+  return answer.body;
+};
+
+describe('compressed responses', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway({ limits: GENEROUS_LIMITS, flags: { metricsPort: '0' } });
+  });
+  after(() => gateway.close());
+
+  /** Asks once (which starts the compression), waits for it, and asks again. */
+  const stored = async (path: string, headers: Record<string, string>, method = 'GET') => {
+    await raw(gateway.url, path, headers, method);
+    await gateway.gateway.encodings.settled();
+    return raw(gateway.url, path, headers, method);
+  };
+
+  for (const [path, key] of [['/openapi.json', undefined], ['/docs', undefined], ['/api/sample', undefined], ['/api/programs/alpha', 'commercial'], ['/api/programs/alpha?type=homeowner', 'commercial'], ['/api/programs/national', 'commercial']] as const) {
+    it(`${path}: br and gzip decode to the identity bytes, with Content-Length, Vary and HEAD to match`, async () => {
+      const keyHeader: Record<string, string> = key === undefined ? {} : { 'X-Api-Key': gateway.keys[key] };
+      const identity = await raw(gateway.url, path, { ...keyHeader, 'Accept-Encoding': 'identity' });
+      assert.equal(identity.status, 200);
+      assert.equal(identity.headers['content-encoding'], undefined);
+      for (const coding of ['br', 'gzip'] as const) {
+        const answer = await stored(path, { ...keyHeader, 'Accept-Encoding': coding });
+        assert.equal(answer.headers['content-encoding'], coding);
+        assert.equal(answer.headers['content-length'], String(answer.body.length));
+        assert.ok(answer.body.length < identity.body.length);
+        assert.deepEqual(decode(answer), identity.body);
+        assert.equal(answer.headers.vary, key === undefined ? 'Accept-Encoding' : 'X-Api-Key, Accept-Encoding');
+        const head = await raw(gateway.url, path, { ...keyHeader, 'Accept-Encoding': coding }, 'HEAD');
+        assert.equal(head.body.length, 0);
+        for (const name of ['content-encoding', 'content-length', 'vary', 'etag', 'content-type']) assert.equal(head.headers[name], answer.headers[name], name);
+      }
+      assert.equal(identity.headers.vary, key === undefined ? 'Accept-Encoding' : 'X-Api-Key, Accept-Encoding');
+    });
+  }
+
+  it('gives each coding its own strong ETag, and any of them, weak or in a list, revalidates in every coding', async () => {
+    for (const path of ['/openapi.json', '/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/docs']) {
+      const identity = await raw(gateway.url, path, { 'Accept-Encoding': 'identity' });
+      const tag = String(identity.headers.etag);
+      const br = await stored(path, { 'Accept-Encoding': 'br' });
+      const gzip = await stored(path, { 'Accept-Encoding': 'gzip' });
+      assert.equal(br.headers.etag, `${tag.slice(0, -1)}-br"`);
+      assert.equal(gzip.headers.etag, `${tag.slice(0, -1)}-gzip"`);
+      for (const held of [tag, String(br.headers.etag), String(gzip.headers.etag)]) {
+        for (const ifNoneMatch of [held, `W/${held}`, `"other", ${held}`]) {
+          for (const accept of ['br', 'gzip', 'identity']) {
+            const again = await raw(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': ifNoneMatch });
+            assert.equal(again.status, 304, `${path} ${ifNoneMatch} ${accept}`);
+            assert.equal(again.body.length, 0);
+            assert.equal(again.headers.etag, held, 'the 304 names the representation the client holds');
+            assert.equal(again.headers.vary, 'Accept-Encoding');
+          }
+        }
+      }
+      // A tag of another document, with a coding suffix, does not match.
+      assert.equal((await raw(gateway.url, path, { 'Accept-Encoding': 'br', 'If-None-Match': '"other-br"' })).status, 200);
+    }
+  });
+
+  it('sends small bodies as they are, without Vary, whatever the client accepts', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const answer = await stored(path, { 'Accept-Encoding': 'br, gzip' });
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers['content-encoding'], undefined);
+      assert.equal(answer.headers.vary, undefined);
+    }
+    // Health is computed per request: never compressed (gateway/encoding/compresses-success.ts).
+    const health = await stored('/api/dataset/health', { 'Accept-Encoding': 'br, gzip' });
+    assert.equal(health.headers['content-encoding'], undefined);
+  });
+
+  it('counts the bytes sent by coding on the metrics port', async () => {
+    const counted = async () => {
+      const text = await (await fetch(`${gateway.gateway.metricsUrl}/metrics`)).text();
+      return Object.fromEntries(['br', 'gzip', 'identity'].map((coding) => [coding, Number(new RegExp(`^hra_http_response_bytes_total\\{encoding="${coding}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 'NaN')]));
+    };
+    const before = await counted();
+    const br = await stored('/openapi.json', { 'Accept-Encoding': 'br' });
+    const afterBr = await counted();
+    assert.ok(afterBr.br !== undefined && before.br !== undefined && afterBr.br - before.br >= br.body.length, 'br bytes counted');
+    const identity = await raw(gateway.url, '/openapi.json', { 'Accept-Encoding': 'identity' });
+    const afterIdentity = await counted();
+    assert.equal((afterIdentity.identity ?? 0) - (afterBr.identity ?? 0), identity.body.length);
+    assert.equal(afterIdentity.br, afterBr.br);
+  });
+});

@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { after, describe, it } from 'node:test';
+import { createEncodedBodies, MAX_COMPRESSIONS_IN_FLIGHT, MIN_COMPRESSED_BODY_BYTES } from '../../../gateway/encoding/encoded-bodies.ts';
+import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
+import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+
+/** A JSON body of about `bytes` that compresses well but not to nothing. */
+const jsonBody = (bytes: number, seed: number) => Buffer.from(JSON.stringify(Array.from({ length: Math.ceil(bytes / 40) }, (_, index) => ({ id: `${seed}-${index}`, name: 'program' }))));
+
+describe('createEncodedBodies', () => {
+  const file = buildTestSnapshot();
+  const first = openSnapshot(file);
+  const second = openSnapshot(file);
+  after(() => {
+    first.close();
+    second.close();
+  });
+
+  it('serves the first request as it is, then the stored form, which decodes to the body', async () => {
+    let served: Snapshot = first;
+    const store = createEncodedBodies({ servedSnapshot: () => served, maxBytes: 1_000_000 });
+    const body = jsonBody(20_000, 1);
+    assert.equal(store.lookup(first, body, 'br'), undefined);
+    assert.equal(store.lookup(first, body, 'gzip'), undefined);
+    await store.settled();
+    assert.deepEqual(brotliDecompressSync(store.lookup(first, body, 'br') ?? assert.fail('no br form')), body);
+    assert.deepEqual(gunzipSync(store.lookup(first, body, 'gzip') ?? assert.fail('no gzip form')), body);
+    // Strings are found by value.
+    const text = body.toString();
+    assert.equal(store.lookup(first, text, 'gzip'), undefined);
+    await store.settled();
+    assert.deepEqual(gunzipSync(store.lookup(first, `${text}`, 'gzip') ?? assert.fail('no gzip form of the text')), body);
+    // A swap drops every form of the previous snapshot, before and after a request comes.
+    assert.ok(store.heldBytes() > 0);
+    served = second;
+    assert.equal(store.heldBytes(), 0);
+    assert.equal(store.lookup(first, body, 'br'), undefined, 'a reply pinned to the old snapshot is sent as it is');
+    assert.equal(store.lookup(second, body, 'br'), undefined, 'the new snapshot compresses its own');
+    await store.settled();
+    assert.ok(store.lookup(second, body, 'br'));
+    store.drop();
+    assert.equal(store.heldBytes(), 0);
+    assert.equal(store.lookup(second, body, 'br'), undefined, 'dropped: compressed again on demand');
+    await store.settled();
+  });
+
+  it('never compresses a body under the threshold', async () => {
+    const store = createEncodedBodies({ servedSnapshot: () => first, maxBytes: 1_000_000 });
+    const small = Buffer.from('x'.repeat(MIN_COMPRESSED_BODY_BYTES - 1));
+    assert.equal(store.lookup(first, small, 'br'), undefined);
+    await store.settled();
+    assert.equal(store.lookup(first, small, 'br'), undefined);
+    assert.equal(store.heldBytes(), 0);
+  });
+
+  it('holds no more than its budget, evicting the least recently used', async () => {
+    const maxBytes = 20_000;
+    const store = createEncodedBodies({ servedSnapshot: () => first, maxBytes });
+    const bodies = Array.from({ length: 40 }, (_, index) => jsonBody(30_000, index));
+    for (const body of bodies) {
+      store.lookup(first, body, 'gzip');
+      await store.settled();
+      assert.ok(store.heldBytes() <= maxBytes, `${store.heldBytes()} > ${maxBytes}`);
+    }
+    assert.ok(store.lookup(first, bodies.at(-1) ?? assert.fail(), 'gzip'), 'the latest form is held');
+    assert.equal(store.lookup(first, bodies[0] ?? assert.fail(), 'gzip'), undefined, 'the oldest was evicted');
+    await store.settled();
+  });
+
+  it('runs a bounded number of compressions at once, and takes up the rest when asked again', async () => {
+    const store = createEncodedBodies({ servedSnapshot: () => first, maxBytes: 10_000_000 });
+    const bodies = Array.from({ length: MAX_COMPRESSIONS_IN_FLIGHT * 3 }, (_, index) => jsonBody(5_000, 100 + index));
+    for (const body of bodies) store.lookup(first, body, 'br');
+    await store.settled();
+    const stored = bodies.filter((body) => store.lookup(first, body, 'br') !== undefined);
+    assert.equal(stored.length, MAX_COMPRESSIONS_IN_FLIGHT, 'only the first bodies were compressed');
+    // Those turned away were not marked: asked again, they are compressed.
+    for (let round = 0; round < 3; round++) {
+      for (const body of bodies) store.lookup(first, body, 'br');
+      await store.settled();
+    }
+    assert.ok(bodies.every((body) => store.lookup(first, body, 'br') !== undefined));
+  });
+});
