@@ -1024,7 +1024,7 @@ export interface components {
         RateLimit: string;
         /** @description IETF RateLimit-Policy field listing every window that applies, e.g. `"minute";q=60;w=60, "day";q=2000;w=86400`. Present whenever the X-RateLimit-* headers are. */
         "RateLimit-Policy": string;
-        /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages). Back off exponentially with jitter regardless. */
+        /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages, an unavailable snapshot: `DATASET_UNAVAILABLE`). Back off exponentially with jitter regardless. */
         "Retry-After": number;
         /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent. */
         ETag: string;
@@ -1044,7 +1044,7 @@ export interface components {
         "Vary-Encoding": "Accept-Encoding";
         /** @description The content coding of the body, negotiated from `Accept-Encoding` (q-values honoured; `br` preferred when weighed alike with `gzip` in that order): `br` or `gzip` for a body of 1 KiB or more once its compressed form is stored (the first request for a body after a new revision may get it uncompressed). Absent: the body is sent as it is. `Content-Length` counts the bytes sent. Compressed forms are derived in memory and never part of the revision. */
         "Content-Encoding": "br" | "gzip";
-        /** @description `Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a change-feed storage 503, a 500. Refusals before that (401, 403, 429, a trial key's 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it. */
+        /** @description `Vary: X-Api-Key` on an error a licensed route answers after accepting the key: a parameter 400, a 404, a 503 `DATASET_UNAVAILABLE`, a 500. Refusals before that (401, 403, 429, a trial key's 400, an authentication or rate-limit storage 503) and 400 `MALFORMED_REQUEST` do not carry it. */
         "Vary-Error": "X-Api-Key";
         /** @description Of the HTML reference at `/docs`: nothing may load, only the page's own two scripts run (by hash, no `unsafe-eval`); styles need `'unsafe-inline'` because Redoc writes them at run time. */
         "Content-Security-Policy": string;
@@ -1102,9 +1102,9 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The served revision lacks this document (an incomplete snapshot), or: The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Retryable (`Retry-After`); never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
              *
-             *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1117,6 +1117,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1167,9 +1168,9 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The served revision lacks this document (an incomplete snapshot), or: The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Retryable (`Retry-After`); never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
              *
-             *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1182,6 +1183,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1231,6 +1233,32 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            /**
+             * @description The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Retryable (`Retry-After`); never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
+             *
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
+             */
+            503: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {unknown} */
+                        code: "DATASET_UNAVAILABLE";
+                    };
+                };
+            };
         };
     };
     getProgramSchema: {
@@ -1278,9 +1306,9 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The served revision lacks this document (an incomplete snapshot), or: The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Retryable (`Retry-After`); never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
              *
-             *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1293,6 +1321,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1349,9 +1378,9 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The served revision lacks this document (an incomplete snapshot). Retryable; never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The served revision lacks this document (an incomplete snapshot), or: The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Retryable (`Retry-After`); never equal to an empty dataset. Branch on the status and `code`, never on the `error` text. Codes:
              *
-             *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1364,6 +1393,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1574,10 +1604,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1585,13 +1616,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -1699,10 +1736,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1710,13 +1748,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -1862,10 +1906,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -1873,13 +1918,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -1999,10 +2050,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2010,13 +2062,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2165,10 +2223,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2176,13 +2235,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2293,10 +2358,11 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["LicensedInternalError"];
             /**
-             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A store the request depends on is unavailable. Retryable, and never equal to an empty dataset: licensed data is never served unvalidated. `Retry-After` accompanies the authentication and rate-limit storage outages; the rate-limit and `Vary` headers accompany the route's own. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2304,13 +2370,19 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Cache-Control": components["headers"]["Cache-Control-Error"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    Vary: components["headers"]["Vary-Error"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2438,7 +2510,7 @@ export interface operations {
              *
              *     - `AUTH_STORAGE_UNAVAILABLE`: the key store cannot be read; no licensed data is served unvalidated.
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
-             *     - `DATASET_UNAVAILABLE`: a document the served revision should hold is missing, or change-feed storage cannot be read.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              *     - `CHANGE_FEED_BEHIND_CURSOR`: the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway's newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk.
              */
             503: {
@@ -2506,9 +2578,10 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The artifact is not available in the served revision (`ARTIFACT_UNAVAILABLE`: no `Retry-After`), or (`DATASET_UNAVAILABLE`, with `Retry-After`): The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Neither carries `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `ARTIFACT_UNAVAILABLE`: the requested report artifact is not available in the served revision.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2521,12 +2594,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "ARTIFACT_UNAVAILABLE";
+                        code: "ARTIFACT_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2573,9 +2647,10 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The artifact is not available in the served revision (`ARTIFACT_UNAVAILABLE`: no `Retry-After`), or (`DATASET_UNAVAILABLE`, with `Retry-After`): The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Neither carries `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `ARTIFACT_UNAVAILABLE`: the requested report artifact is not available in the served revision.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2588,12 +2663,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "ARTIFACT_UNAVAILABLE";
+                        code: "ARTIFACT_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2640,9 +2716,10 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The artifact is not available in the served revision. Carries no `Retry-After` and no `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The artifact is not available in the served revision (`ARTIFACT_UNAVAILABLE`: no `Retry-After`), or (`DATASET_UNAVAILABLE`, with `Retry-After`): The served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or could not be read: no byte of it is served, and the gateway answers again, with no restart, once a file that verifies is in place. Neither carries `X-Dataset-Revision`. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `ARTIFACT_UNAVAILABLE`: the requested report artifact is not available in the served revision.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2655,12 +2732,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "ARTIFACT_UNAVAILABLE";
+                        code: "ARTIFACT_UNAVAILABLE" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
@@ -2741,9 +2819,10 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             /**
-             * @description The gateway is draining before it exits. Route new requests to another instance. Branch on the status and `code`, never on the `error` text. Codes:
+             * @description The gateway is draining before it exits (`SHUTTING_DOWN`), or its snapshot file stopped verifying or could not be read (`DATASET_UNAVAILABLE`, until a file that verifies is in place). Route new requests to another instance. Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `SHUTTING_DOWN`: only from the `/readyz` probe: this gateway is draining before it exits; load balancers send new requests elsewhere.
+             *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              */
             503: {
                 headers: {
@@ -2757,7 +2836,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "SHUTTING_DOWN";
+                        code: "SHUTTING_DOWN" | "DATASET_UNAVAILABLE";
                     };
                 };
             };
