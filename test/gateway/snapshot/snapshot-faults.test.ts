@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
 import { segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { createRequestListener } from '../../../gateway/app.ts';
+import { createEncodedBodies } from '../../../gateway/encoding/encoded-bodies.ts';
 import { ApiError } from '../../../gateway/http/api-error.ts';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
@@ -196,5 +197,41 @@ describe('a failed snapshot behind the HTTP app', () => {
     assert.ok(reads.cityRecords > refused.cityRecords, 'the record list was read again');
     assert.ok(reads.servedRecordPlace > refused.servedRecordPlace, 'the record was read again');
     assert.ok(reads.changes > refused.changes, 'the change page was read again');
+  });
+});
+
+describe('a failed snapshot and the compressed forms of its bodies', () => {
+  it('drops every compressed form at the fault, before any swap', async () => {
+    const snapshots = new SnapshotHolder(openSnapshot(copyOfSnapshot()));
+    const encodings = createEncodedBodies({ servedSnapshot: () => snapshots.current, maxBytes: 8 * 1024 * 1024 });
+    const listener = createRequestListener({
+      snapshots,
+      encodings,
+      lookupKey: () => ({ kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never }),
+      limiter: new MemoryRateLimiter({ limits: { ...DEFAULT_LIMITS, public: { perMinute: 1_000_000, perDay: null } }, now: Date.now }),
+      now: Date.now,
+      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
+      trustProxy: false,
+      cursorSecret: Buffer.from('test-secret-for-snapshot-faults2'),
+      log: silent,
+    });
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ['/api/sample', '/api/programs/alpha']) {
+        const response = await fetch(`${url}${path}`, { headers: { 'X-Api-Key': 'x', 'Accept-Encoding': 'gzip' } });
+        assert.equal(response.status, 200, path);
+        await response.arrayBuffer();
+      }
+      await encodings.settled();
+      assert.ok(encodings.heldBytes() > 0, 'the bodies were compressed and held');
+
+      snapshots.current.fail('test: the file changed in place');
+      assert.equal(encodings.heldBytes(), 0, 'nothing compressed from the failed file is held');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      snapshots.close();
+    }
   });
 });
