@@ -39,11 +39,15 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const options = parseBenchOptions(process.argv.slice(2));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const threads = availableParallelism() <= 2 ? 1 : 2;
+  // Refuse before compiling or building anything: without wrk there is nothing worth measuring.
+  const load = options.links ? undefined : pickLoadGenerator(threads);
   const work = mkdtempSync(join(tmpdir(), 'hra-bench-'));
   const cleanup: Array<() => Promise<void>> = [];
   try {
     progress(`bench: ${command} in ${work}`);
-    if (options.links) {
+    if (load === undefined) {
+      // --links: the link checker's phase only, which drives no HTTP load.
       writeSection(options, await benchLinks(root, work, options.scale, command, progress));
       progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
       return;
@@ -61,8 +65,6 @@ async function main(): Promise<void> {
     const apiKey = await createBenchKey(keys);
     const routes = benchRoutes(dataset, join(work, 'corpus'), apiKey);
     const unfiltered = routes[0] as BenchRoute;
-    const threads = availableParallelism() <= 2 ? 1 : 2;
-    const load = pickLoadGenerator(threads);
     const state: RoundState = { missOffset: 0, peakRss: new Map() };
     const figures: RouteFigures[] = [];
     const gateways: GatewayFigures[] = [];
@@ -373,11 +375,11 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
     `${COMPRESSED_VARIANT.trim()} rows: the same path asked with \`Accept-Encoding: br, gzip\` (the gateway sends br), once the gateway holds the body's compressed form; both ceilings answer such a request with the very compressed bytes the gateway sent (and, with same headers, its Content-Encoding, Vary and ETag). filtered-miss (br, gzip) is every body's first request: sent as it is, compressed in the background (at most eight at once).`,
     `ceiling, same headers: the same server replaying, per path, the response head the gateway sent (every header it set, in its order, per-request values such as X-Request-ID and RateLimit as captured once; Date, Connection and Keep-Alive added by node:http as in the gateway, with the gateway's keep-alive timeout and requests per socket). Its header names are checked against a gateway response before the run. Ratios to both ceilings are side by side below the route table.`,
     `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
-    `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load.${loadTool.startsWith('autocannon') ? ' autocannon runs in the bench process and shares the CPU with the servers: its req/s are client-bound and understate both servers.' : ''}`,
+    `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load. Load client: ${loadTool}.`,
   ];
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${(error as Error).message}\n`);
+  process.stderr.write(`hra bench: ${(error as Error).message}\n`);
   process.exit(1);
 });

@@ -1,11 +1,10 @@
 /**
- * Drives one URL for a fixed time at a fixed connection count: with wrk when it is on PATH (a C client
- * that costs the server little CPU), else with autocannon in this process (a JS client: on a 2-core
- * machine it competes with the server, so its figures are lower and say so in the report).
+ * Drives one URL for a fixed time at a fixed connection count with wrk, a C client that costs the
+ * machine little CPU. There is no fallback: a client in JavaScript (autocannon, in this process or not)
+ * competes with the servers for a 2-core machine and caps both, so its figures measure the client.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,8 +29,8 @@ export interface LoadGenerator {
 }
 
 /** Finds an executable on PATH, or undefined. */
-export function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+export function findOnPath(command: string, path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
     const candidate = join(dir, command);
     try {
       accessSync(candidate, constants.X_OK);
@@ -43,10 +42,14 @@ export function findOnPath(command: string): string | undefined {
   return undefined;
 }
 
-/** wrk when installed, else autocannon. `threads` is wrk's thread count. */
-export function pickLoadGenerator(threads: number): LoadGenerator {
-  const wrk = findOnPath('wrk');
-  return wrk === undefined ? autocannonGenerator() : wrkGenerator(wrk, threads);
+/** The one line (after `hra bench: `) the bench prints, and exits non-zero on, when wrk is not on PATH. */
+export const WRK_REQUIRED = 'wrk is required (install it, e.g. apt-get install wrk, and put it on PATH); no other load client is used, since one in JavaScript caps the figures it reports';
+
+/** wrk on PATH (`threads` is its thread count); throws WRK_REQUIRED when it is not there. */
+export function pickLoadGenerator(threads: number, path = process.env.PATH ?? ''): LoadGenerator {
+  const wrk = findOnPath('wrk', path);
+  if (wrk === undefined) throw new Error(WRK_REQUIRED);
+  return wrkGenerator(wrk, threads);
 }
 
 function wrkGenerator(wrk: string, threads: number): LoadGenerator {
@@ -61,50 +64,6 @@ function wrkGenerator(wrk: string, threads: number): LoadGenerator {
       if (target.miss) args.push('--', String(target.miss.offset));
       const { stdout } = await promisify(execFile)(wrk, args, { maxBuffer: 1024 * 1024 });
       return parseWrkOutput(stdout);
-    },
-  };
-}
-
-/** The slice of autocannon's API used here (the package ships no types). */
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-  requests?: Array<{ setupRequest: (request: { path: string }) => { path: string } }>;
-}) => Promise<{
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  throughput: { total: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}>;
-
-function autocannonGenerator(): LoadGenerator {
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  return {
-    name: 'autocannon (in process)',
-    async run(target, seconds, connections) {
-      let n = 0;
-      const miss = target.miss;
-      const result = await autocannon({
-        url: `${target.origin}${target.path}`,
-        connections,
-        duration: seconds,
-        headers: { ...target.headers },
-        ...(miss ? { requests: [{ setupRequest: (request) => ({ ...request, path: `${target.path}?${miss.queries.query(miss.offset + n++)}` }) }] } : {}),
-      });
-      const requests = result.requests.total;
-      return {
-        requestsPerSecond: result.requests.average,
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        requests,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        bytesPerResponse: requests === 0 ? 0 : result.throughput.total / requests,
-      };
     },
   };
 }

@@ -1,0 +1,34 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { pickLoadGenerator, WRK_REQUIRED } from '../../../scripts/bench/load-generator.ts';
+
+describe('the bench without wrk', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'hra-no-wrk-'));
+  after(() => rmSync(empty, { recursive: true, force: true }));
+
+  it('picks wrk when PATH has it and refuses when it does not, with no other client', () => {
+    const withWrk = mkdtempSync(join(tmpdir(), 'hra-wrk-'));
+    try {
+      writeFileSync(join(withWrk, 'wrk'), '#!/bin/sh\n');
+      chmodSync(join(withWrk, 'wrk'), 0o755);
+      assert.equal(pickLoadGenerator(1, `${empty}:${withWrk}`).name, 'wrk (1 thread)');
+      assert.throws(() => pickLoadGenerator(1, empty), (error: Error) => error.message === WRK_REQUIRED);
+    } finally {
+      rmSync(withWrk, { recursive: true, force: true });
+    }
+  });
+
+  it('`npm run bench` prints one line and exits non-zero before compiling or building anything', () => {
+    // node itself is named by its absolute path: PATH holds nothing, wrk least of all.
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--out', join(empty, 'never.md')], { encoding: 'utf8', env: { ...process.env, PATH: empty } });
+    assert.equal(result.status, 1);
+    // Exactly this line: not even the bench's first progress line, written once its work folder exists.
+    assert.equal(result.stderr, `hra bench: ${WRK_REQUIRED}\n`);
+    assert.match(result.stderr, /^hra bench: wrk is required/);
+    assert.equal(result.stdout, '');
+  });
+});
