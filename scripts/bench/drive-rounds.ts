@@ -84,7 +84,7 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly Measur
     p99Ms: median(results.map((result) => result.p99Ms)),
     p99WorstMs: Math.max(...results.map((result) => result.p99Ms)),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
-    cpuUsPerRequest: median(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
+    cpuUsPerRequest: spreadOf(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };

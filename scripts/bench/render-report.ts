@@ -39,8 +39,8 @@ export interface RouteFigures {
   /** Worst round's p99. */
   p99WorstMs: number;
   bytesPerResponse: number;
-  /** Server CPU time (user + system) per request, median over rounds; NaN when unknown. */
-  cpuUsPerRequest: number;
+  /** Server CPU time (user + system) per request: median and min–max over rounds; NaN when unknown. */
+  cpuUsPerRequest: Spread;
   /** Non-2xx/3xx responses and socket errors over every round; both must be 0 for a clean run. */
   non2xx: number;
   errors: number;
@@ -99,7 +99,7 @@ export function renderReport(report: BenchReport): string {
 
 /** Per route and server: requests/s median and spread, latency, ratio to the ceiling, the target. */
 export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] {
-  const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | CPU µs/req | vs ceiling by CPU | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
+  const rows = ['| route | server | req/s median | min–max | p50 ms | p99 ms (worst) | vs ceiling | CPU µs/req | min–max | vs ceiling by CPU | bytes/resp | target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const route of ROUTE_IDS) {
     const ceiling = find(report.routes, route, 'ceiling');
     for (const mode of ['gateway', 'gateway --redis', 'gateway --redis --keys postgres', 'ceiling', 'ceiling, same headers'] as const) {
@@ -107,10 +107,10 @@ export function renderRouteTable(report: Pick<BenchReport, 'routes'>): string[] 
       if (!figures) continue;
       const ratio = isCeiling(mode) || !ceiling ? undefined : figures.rps.median / ceiling.rps.median;
       const verdict = routeVerdict(report.routes, figures, ratio);
-      const cpuRatio = isCeiling(mode) || !ceiling ? undefined : ceiling.cpuUsPerRequest / figures.cpuUsPerRequest;
+      const cpuRatio = isCeiling(mode) || !ceiling ? undefined : ceiling.cpuUsPerRequest.median / figures.cpuUsPerRequest.median;
       const dirty = figures.non2xx + figures.errors > 0 ? ` ⚠ ${figures.non2xx} non-2xx, ${figures.errors} errors` : '';
       rows.push(
-        `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.cpuUsPerRequest)} | ${cpuRatio === undefined || !Number.isFinite(cpuRatio) ? '—' : `${(cpuRatio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
+        `| ${route} | ${mode} | ${whole(figures.rps.median)} | ${whole(figures.rps.min)}–${whole(figures.rps.max)} | ${fixed(figures.p50Ms, 2)} | ${fixed(figures.p99Ms, 2)} (${fixed(figures.p99WorstMs, 2)}) | ${ratio === undefined ? '—' : `${(ratio * 100).toFixed(0)}%`} | ${whole(figures.cpuUsPerRequest.median)} | ${whole(figures.cpuUsPerRequest.min)}–${whole(figures.cpuUsPerRequest.max)} | ${cpuRatio === undefined || !Number.isFinite(cpuRatio) ? '—' : `${(cpuRatio * 100).toFixed(0)}%`} | ${whole(figures.bytesPerResponse)} | ${verdict ? verdict.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ') : '—'}${dirty} |`,
       );
     }
   }
@@ -153,7 +153,7 @@ export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string
         verdicts.push(atLeastRatio(vsTwo, 0.5, 'of 2-header ceiling'));
       }
       rows.push(
-        `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest / figures.cpuUsPerRequest)} | ${percent(same && same.cpuUsPerRequest / figures.cpuUsPerRequest)} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
+        `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(same && same.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
       );
     }
   }

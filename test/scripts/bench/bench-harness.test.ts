@@ -90,20 +90,20 @@ describe('targets', () => {
 
 describe('renderRouteTable', () => {
   const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number): RouteFigures => ({
-    route, mode, path: '/p', rps: { median: rps, min: rps - 10, max: rps + 10 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest: rps === 10000 ? 50 : 80, non2xx: 0, errors: 0,
+    route, mode, path: '/p', rps: { median: rps, min: rps - 10, max: rps + 10 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest: rps === 10000 ? { median: 50, min: 48, max: 53 } : { median: 80, min: 77, max: 91 }, non2xx: 0, errors: 0,
   });
-  it('puts each gateway beside its ceiling with the ratio and its targets', () => {
+  it('puts each gateway beside its ceiling with the ratio, its targets and the spread of req/s and CPU per request', () => {
     const rows = renderRouteTable({ routes: [figures('unfiltered', 'gateway', 8000), figures('unfiltered', 'ceiling', 10000), figures('filtered-hit', 'gateway', 7000)] });
     assert.equal(rows.length, 2 + 3);
-    assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 80% \| 80 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
-    assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 50 \| — \| 100 \| — \|$/);
+    assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 80% \| 80 \| 77–91 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
+    assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 50 \| 48–53 \| — \| 100 \| — \|$/);
     assert.match(rows[4] ?? '', /❌ within 10% of unfiltered: missed/);
   });
 });
 
 describe('renderCeilingRatios', () => {
   const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number, cpuUsPerRequest: number): RouteFigures => ({
-    route, mode, path: '/p', rps: { median: rps, min: rps, max: rps }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest, non2xx: 0, errors: 0,
+    route, mode, path: '/p', rps: { median: rps, min: rps, max: rps }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest: { median: cpuUsPerRequest, min: cpuUsPerRequest, max: cpuUsPerRequest }, non2xx: 0, errors: 0,
   });
   it('prints nothing without a same-headers ceiling', () => {
     assert.deepEqual(renderCeilingRatios({ routes: [figures('unfiltered', 'gateway', 8000, 80), figures('unfiltered', 'ceiling', 10000, 40)] }), []);
