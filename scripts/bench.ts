@@ -21,7 +21,9 @@ import { replayableHead } from './bench/replayable-head.ts';
 import { describeMachine } from './bench/describe-machine.ts';
 import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundState } from './bench/drive-rounds.ts';
 import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
-import { measureBuild, run } from './bench/measure-build.ts';
+import { materializeTree } from './bench/compare-tree.ts';
+import { hraNodeFlags, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
+import { renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
 import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
@@ -70,6 +72,15 @@ async function main(): Promise<void> {
     const gateways: GatewayFigures[] = [];
     const notes: string[] = [];
     const drive = { rounds: options.rounds, seconds: options.roundSeconds, connections: options.connections };
+
+    if (options.compare !== undefined) {
+      // Before/after in one run: the ref's gateway (A), this tree's (B) and the ceiling, round by round.
+      const baseRoutes = routes.filter((route) => !route.id.endsWith(COMPRESSED_VARIANT));
+      const context = { work, options, load, command, began, loadAtStart, build, dataset, keys, limits, apiKey, drive, state, cleanup, compileSeconds };
+      writeSection(options, await compareTrees(options.compare, baseRoutes, context));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+      return;
+    }
 
     // Phase 1: the embedded defaults against the ceiling, alternating.
     const memory = await startBenchGateway({ root, dataset, keys, limits, logFile: join(work, 'gateway.log') }, unfiltered.path, apiKey);
@@ -163,12 +174,88 @@ async function main(): Promise<void> {
   }
 }
 
+/** What a comparison shares with the rest of the run: this tree's compiled build, key and limits. */
+interface CompareContext {
+  work: string;
+  options: BenchOptions;
+  load: LoadGenerator;
+  command: string;
+  began: number;
+  loadAtStart: number;
+  build: BuildFigures;
+  dataset: string;
+  keys: string;
+  limits: string;
+  apiKey: string;
+  drive: { rounds: number; seconds: number; connections: number };
+  state: RoundState;
+  cleanup: Array<() => Promise<void>>;
+  compileSeconds: number;
+}
+
+/**
+ * `--compare <ref>`: extracts and compiles the ref's tree, builds this run's corpus with its own `hra build`,
+ * serves both snapshots with their own gateways (each with a key from its own key store) beside the
+ * two-header ceiling of this tree's bytes, and drives every route A, B, ceiling, A, B, ceiling...
+ */
+async function compareTrees(ref: string, routes: readonly BenchRoute[], context: CompareContext): Promise<string> {
+  const { work, options, load, state, cleanup, limits } = context;
+  const tree = await materializeTree(root, ref, progress);
+  cleanup.push(async () => tree.remove());
+  const distA = join(work, 'dist-a');
+  // The same corpus, built by the ref's own build: revisions may differ when the build changed.
+  const buildA = await runWithPeakRss([...hraNodeFlags(tree.root), join(tree.root, 'scripts/hra.ts'), 'build', '--corpus', join(work, 'corpus'), '--out', distA], tree.root, progress);
+  progress(`bench: ${ref} build ${buildA.seconds.toFixed(1)} s`);
+  const keysA = join(work, 'keys-a.sqlite');
+  const apiKeyA = await createBenchKey(keysA, tree.root);
+  const unfiltered = routes[0] as BenchRoute;
+  const gatewayA = await startBenchGateway({ root: tree.root, dataset: join(distA, 'current.sqlite'), keys: keysA, limits, logFile: join(work, 'gateway-a.log') }, unfiltered.path, apiKeyA);
+  cleanup.push(() => gatewayA.process.stop());
+  const gatewayB = await startBenchGateway({ root, dataset: context.dataset, keys: context.keys, limits, logFile: join(work, 'gateway-b.log') }, unfiltered.path, context.apiKey);
+  cleanup.push(() => gatewayB.process.stop());
+  const ceiling = await startCeiling(work, gatewayB, routes, context.apiKey, state, false);
+  cleanup.push(() => ceiling.stop());
+  progress(`bench: A (${ref}) at ${gatewayA.process.url}, B (this tree) at ${gatewayB.process.url}, ceiling at ${ceiling.url}`);
+  const servers: RoundServer[] = [
+    { mode: 'gateway A', origin: gatewayA.process.url, pid: gatewayA.process.pid, apiKey: apiKeyA },
+    { mode: 'gateway B', origin: gatewayB.process.url, pid: gatewayB.process.pid, apiKey: context.apiKey },
+    { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid },
+  ];
+  await warmUp(load, routes, servers, options, state);
+  const figures: RouteFigures[] = [];
+  for (const route of routes) figures.push(...(await driveRounds(load, route, servers, context.drive, state, progress)));
+  await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop()]);
+  const head = (await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim();
+  const dirty = (await run('git', ['status', '--porcelain'], root)).stdout.trim() !== '';
+  const report: CompareReport = {
+    command: context.command,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    machine: describeMachine(),
+    loadTool: load.name,
+    connections: options.connections,
+    rounds: options.rounds,
+    roundSeconds: options.roundSeconds,
+    scale: options.scale,
+    rows: context.build.rows,
+    a: { label: ref, commit: tree.commit, buildSeconds: buildA.seconds, revision: buildA.stdout.trim().split('\n').at(-1) ?? '', firstResponseMs: gatewayA.firstResponseMs },
+    b: { label: `this tree${dirty ? ' (with uncommitted changes)' : ''}`, commit: head, buildSeconds: context.build.buildSeconds, revision: context.build.revision, firstResponseMs: gatewayB.firstResponseMs },
+    routes: figures,
+    notes: [
+      `both gateways run compiled (\`npm run compile\` in each tree; A's ${tree.compileSeconds.toFixed(1)} s, node_modules ${tree.nodeModules === 'symlink' ? 'shared with this tree by a symlink: identical package-lock.json' : 'installed by npm ci: the lockfiles differ'}) with the production flags; each serves its own snapshot of the same corpus with a commercial key from its own key store; limits raised, so every request is metered and none refused.`,
+      'ceiling: bare node:http answering each path with the very bytes B returned (Content-Type and Content-Length only). Routes as issue 6 names them; their compressed variants are not driven in a comparison.',
+      `machine load average (1 min): ${context.loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs; read B/A against the min–max of both sides: a ratio inside the overlap of the spreads is no difference.`,
+    ],
+    elapsedSeconds: (performance.now() - context.began) / 1000,
+  };
+  return renderCompareReport(report);
+}
+
 /** The gateway modes that share their storage, each run over the licensed routes of REDIS_ROUTES. */
 type SharedMode = Extract<RoundServer['mode'], 'gateway --redis' | 'gateway --redis --keys postgres'>;
 
-/** Issues the bench's commercial key into `keyStore` (a SQLite file or a postgres:// URL) with `hra keys create`. */
-async function createBenchKey(keyStore: string): Promise<string> {
-  const created = await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/hra.ts'), 'keys', 'create', '--keys', keyStore, '--tier', 'commercial', '--label', 'bench', '--json'], root);
+/** Issues the bench's commercial key into `keyStore` (a SQLite file or a postgres:// URL) with `tree`'s `hra keys create`. */
+async function createBenchKey(keyStore: string, tree = root): Promise<string> {
+  const created = await run(process.execPath, ['--import', 'tsx', join(tree, 'scripts/hra.ts'), 'keys', 'create', '--keys', keyStore, '--tier', 'commercial', '--label', 'bench', '--json'], tree);
   return (JSON.parse(created.stdout.trim().split('\n').at(-1) ?? '{}') as { key: string }).key;
 }
 

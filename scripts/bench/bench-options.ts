@@ -20,10 +20,15 @@ export interface BenchOptions {
   readonly out: string;
   /** Run only the link-checker phase (`hra links check` against a loopback fixture), not the gateway. */
   readonly links: boolean;
+  /**
+   * A git ref to measure against this tree in the same run (`--compare <ref>`): its tree is extracted,
+   * compiled and built separately, and its gateway's rounds interleave with this one's and the ceiling's.
+   */
+  readonly compare: string | undefined;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links] [--compare <git ref>] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -34,6 +39,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let postgres = true;
   let links = false;
   let out = 'BENCHMARKS.md';
+  let compare: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const value = () => {
@@ -48,12 +54,18 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--no-postgres') postgres = false;
     else if (arg === '--links') links = true;
     else if (arg === '--out') out = value();
+    else if (arg === '--compare') {
+      compare = value();
+      // A ref is handed to git as one argument; one that looks like an option would be read as one.
+      if (compare.startsWith('-') || compare.trim() === '') throw new Error(`--compare needs a git ref (a commit, branch or tag), got ${JSON.stringify(compare)}; ${BENCH_USAGE}`);
+    }
     else if (arg === '--scale') {
       const text = value();
       scale = Number(text);
       if (!Number.isInteger(scale) || scale < 1 || scale > 20) throw new Error(`--scale must be an integer from 1 to 20, got ${JSON.stringify(text)}`);
     } else throw new Error(`unknown argument ${JSON.stringify(arg)}; ${BENCH_USAGE}`);
   }
+  if (links && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --links; ${BENCH_USAGE}`);
   return Object.freeze({
     quick,
     scale,
@@ -68,11 +80,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     postgres,
     out,
     links,
+    compare,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links'>>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'compare'>>): string {
   if (options.links) return `links-scale-${options.scale}`;
+  // One section per scale for comparisons, whatever the ref: the latest before/after replaces the last.
+  if (options.compare !== undefined) return `compare-scale-${options.scale}${options.quick ? '-quick' : ''}`;
   return `scale-${options.scale}${options.quick ? '-quick' : ''}`;
 }

@@ -15,6 +15,8 @@ export interface RoundServer {
   origin: string;
   /** Its CPU time is read around each run; gateways' RSS is sampled too. */
   pid?: number;
+  /** This server's own key, sent instead of the route's `X-Api-Key` (two trees have two key stores). */
+  apiKey?: string;
 }
 
 /** A route to drive. */
@@ -42,14 +44,22 @@ export async function driveRounds(
   progress: (line: string) => void,
 ): Promise<RouteFigures[]> {
   const results = new Map<ServerMode, MeasuredRun[]>(servers.map((server) => [server.mode, []]));
-  for (let round = 1; round <= options.rounds; round++) {
-    for (const server of servers) {
-      const result = await driveOnce(load, route, server, options.seconds, options.connections, state);
-      results.get(server.mode)?.push(result);
-      progress(`bench: ${route.id} ${server.mode} round ${round}/${options.rounds}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
-    }
+  for (const { round, server } of interleavedRounds(servers, options.rounds)) {
+    const result = await driveOnce(load, route, server, options.seconds, options.connections, state);
+    results.get(server.mode)?.push(result);
+    progress(`bench: ${route.id} ${server.mode} round ${round}/${options.rounds}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
   }
   return servers.map((server) => summarize(route, server.mode, results.get(server.mode) ?? []));
+}
+
+/**
+ * The order of a route's runs: every server once per round, in the order given (A, B, ceiling, A, B,
+ * ceiling, ...), so a drift of the machine's load over the run falls on every server alike.
+ */
+export function interleavedRounds<Server>(servers: readonly Server[], rounds: number): Array<{ round: number; server: Server }> {
+  const order: Array<{ round: number; server: Server }> = [];
+  for (let round = 1; round <= rounds; round++) for (const server of servers) order.push({ round, server });
+  return order;
 }
 
 /** One load run; samples the server's RSS meanwhile and advances the miss-query offset past it. */
@@ -57,7 +67,7 @@ export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: 
   const target: LoadTarget = {
     origin: server.origin,
     path: route.path,
-    headers: route.headers,
+    headers: server.apiKey !== undefined && route.headers['X-Api-Key'] !== undefined ? { ...route.headers, 'X-Api-Key': server.apiKey } : route.headers,
     ...(route.miss ? { miss: { queries: route.miss, offset: state.missOffset } } : {}),
   };
   const sampler = server.pid === undefined || isCeiling(server.mode) ? undefined : sampleResident(server.pid);

@@ -5,7 +5,9 @@ import type { Spread } from './round-statistics.ts';
 import type { HotFunction } from './summarize-cpu-profile.ts';
 
 /** Which server answered: a gateway, or bare node:http with two headers or with the gateway's own head. */
-export type ServerMode = GatewayMode | CeilingMode;
+export type ServerMode = GatewayMode | CeilingMode | ComparedMode;
+/** The two trees of `--compare`: A is the ref given, B this working tree. */
+export type ComparedMode = 'gateway A' | 'gateway B';
 export type GatewayMode = 'gateway' | 'gateway --redis' | 'gateway --redis --keys postgres';
 export type CeilingMode = 'ceiling' | 'ceiling, same headers';
 
