@@ -1,0 +1,103 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
+import { resolveCommit, sameLockfile } from '../../../scripts/bench/compare-tree.ts';
+import { interleavedRounds } from '../../../scripts/bench/drive-rounds.ts';
+import { renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
+import type { RouteFigures } from '../../../scripts/bench/render-report.ts';
+
+describe('--compare on the command line', () => {
+  it('takes a git ref and gives comparisons their own section per scale', () => {
+    const options = parseBenchOptions(['--quick', '--compare', 'HEAD~1']);
+    assert.equal(options.compare, 'HEAD~1');
+    assert.equal(sectionId(options), 'compare-scale-1-quick');
+    assert.equal(sectionId(parseBenchOptions(['--compare', 'd1f77f7', '--scale', '2'])), 'compare-scale-2');
+    assert.equal(parseBenchOptions([]).compare, undefined);
+  });
+  it('refuses a missing ref, an option where the ref goes, and --links beside it', () => {
+    assert.throws(() => parseBenchOptions(['--compare']), /^Error: --compare needs a value/);
+    assert.throws(() => parseBenchOptions(['--compare', '--quick']), /--compare needs a git ref .* got "--quick"/);
+    assert.throws(() => parseBenchOptions(['--links', '--compare', 'main']), /cannot be combined with --links/);
+  });
+});
+
+describe('interleavedRounds', () => {
+  it('runs A, B, ceiling, then again, round after round', () => {
+    const order = interleavedRounds(['A', 'B', 'ceiling'], 3).map(({ round, server }) => `${server}${round}`);
+    assert.deepEqual(order, ['A1', 'B1', 'ceiling1', 'A2', 'B2', 'ceiling2', 'A3', 'B3', 'ceiling3']);
+    assert.deepEqual(interleavedRounds(['A'], 0), []);
+  });
+});
+
+describe('the ref of a comparison', () => {
+  it('resolves to its commit, and names a ref that is none in one line', () => {
+    assert.equal(resolveCommit(process.cwd(), 'HEAD'), execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim());
+    assert.throws(() => resolveCommit(process.cwd(), 'no-such-ref-for-the-bench'), /^Error: --compare no-such-ref-for-the-bench: not a commit in /);
+  });
+  it('shares node_modules only when both lockfiles are byte for byte the same', () => {
+    const [a, b] = [mkdtempSync(join(tmpdir(), 'hra-lock-a-')), mkdtempSync(join(tmpdir(), 'hra-lock-b-'))];
+    try {
+      assert.equal(sameLockfile(a, b), false, 'no lockfile: nothing to share');
+      writeFileSync(join(a, 'package-lock.json'), '{"lockfileVersion":3}\n');
+      writeFileSync(join(b, 'package-lock.json'), '{"lockfileVersion":3}\n');
+      assert.equal(sameLockfile(a, b), true);
+      writeFileSync(join(b, 'package-lock.json'), '{"lockfileVersion":3} \n');
+      assert.equal(sameLockfile(a, b), false);
+    } finally {
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+});
+
+const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: [number, number, number], cpu: [number, number, number], non2xx = 0): RouteFigures => ({
+  route, mode, path: '/p', rps: { median: rps[0], min: rps[1], max: rps[2] }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100,
+  cpuUsPerRequest: { median: cpu[0], min: cpu[1], max: cpu[2] }, non2xx, errors: 0,
+});
+
+const ROUTES = [
+  figures('unfiltered', 'gateway A', [4000, 3900, 4200], [100, 95, 110]),
+  figures('unfiltered', 'gateway B', [6000, 5800, 6100], [50, 48, 55]),
+  figures('unfiltered', 'ceiling', [8000, 7500, 8100], [40, 39, 42]),
+  figures('detail', 'gateway A', [5000, 5000, 5000], [80, 80, 80]),
+  figures('detail', 'gateway B', [5000, 4000, 5500], [80, 70, 90], 3),
+  figures('health', 'gateway B', [9000, 9000, 9000], [10, 10, 10]),
+];
+
+describe('renderCompareTable', () => {
+  it('puts A, B and the ceiling side by side with spreads, B/A and each against the ceiling, by req/s', () => {
+    assert.deepEqual(renderCompareTable(ROUTES, 'rps'), [
+      '| route | A | B | ceiling | B/A | A vs ceiling | B vs ceiling |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      '| unfiltered | 4,000 (3,900–4,200) | 6,000 (5,800–6,100) | 8,000 (7,500–8,100) | 1.50× | 50% | 75% |',
+      '| detail ⚠ non-2xx or socket errors | 5,000 (5,000–5,000) | 5,000 (4,000–5,500) | n/a | 1.00× | — | — |',
+    ]);
+  });
+  it('reads CPU per request the other way round against the ceiling: ceiling CPU / gateway CPU', () => {
+    const rows = renderCompareTable(ROUTES, 'cpu');
+    assert.equal(rows[2], '| unfiltered | 100 (95–110) | 50 (48–55) | 40 (39–42) | 0.50× | 40% | 80% |');
+    assert.equal(rows.length, 4, 'a route measured on one tree only has no row');
+  });
+});
+
+describe('renderCompareReport', () => {
+  it('names both trees with their commits, builds and start-up, then both tables', () => {
+    const report: CompareReport = {
+      command: 'npm run bench -- --quick --compare HEAD~1', date: '2026-11-26 06:00 UTC', machine: 'test machine', loadTool: 'wrk (1 thread)', connections: 64, rounds: 2, roundSeconds: 2, scale: 1, rows: 57000,
+      a: { label: 'HEAD~1', commit: 'a'.repeat(40), buildSeconds: 6.04, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 1234 },
+      b: { label: 'this tree', commit: 'b'.repeat(40), buildSeconds: 5.96, revision: `gm1-${'2'.repeat(64)}`, firstResponseMs: 1100 },
+      routes: ROUTES, notes: ['a note'], elapsedSeconds: 300,
+    };
+    const text = renderCompareReport(report);
+    assert.match(text, /^### Bench protocol: --compare — `npm run bench -- --quick --compare HEAD~1` — 2026-11-26 06:00 UTC\n/);
+    assert.match(text, /\n- A: HEAD~1 \(`aaaaaaaaaaaa`\), build 6\.0 s, revision `gm1-111111111111…`, spawn to first licensed 200 1\.23 s\n/);
+    assert.match(text, /\n- B: this tree \(`bbbbbbbbbbbb`\), build 6\.0 s/);
+    assert.match(text, /interleaved A, B, ceiling, A, B, ceiling/);
+    assert.ok(text.indexOf('| unfiltered | 4,000 (3,900–4,200)') < text.indexOf('| unfiltered | 100 (95–110)'), 'req/s table first, then CPU');
+    assert.match(text, /\n- a note\n/);
+  });
+});
