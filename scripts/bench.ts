@@ -200,6 +200,9 @@ interface CompareContext {
  */
 async function compareTrees(ref: string, routes: readonly BenchRoute[], context: CompareContext): Promise<string> {
   const { work, options, load, state, cleanup, limits } = context;
+  // B is this tree as the run began: read before the minutes of the run, in which it may change.
+  const head = (await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim();
+  const dirty = (await run('git', ['status', '--porcelain'], root)).stdout.trim() !== '';
   const tree = await materializeTree(root, ref, progress);
   cleanup.push(async () => tree.remove());
   const distA = join(work, 'dist-a');
@@ -225,8 +228,6 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   const figures: RouteFigures[] = [];
   for (const route of routes) figures.push(...(await driveRounds(load, route, servers, context.drive, state, progress)));
   await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop()]);
-  const head = (await run('git', ['rev-parse', 'HEAD'], root)).stdout.trim();
-  const dirty = (await run('git', ['status', '--porcelain'], root)).stdout.trim() !== '';
   const report: CompareReport = {
     command: context.command,
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
