@@ -25,7 +25,7 @@ import { materializeTree } from './bench/compare-tree.ts';
 import { hraNodeFlags, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
 import { renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
-import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures } from './bench/render-report.ts';
+import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -148,14 +148,7 @@ async function main(): Promise<void> {
     notes.push(...routeNotes(routes, load.name));
     notes.push(`machine load average (1 min): ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs: other work on a shared machine moves absolute figures; the ratios are measured side by side to survive it.`);
     const report: BenchReport = {
-      command,
-      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      machine: describeMachine(),
-      loadTool: load.name,
-      connections: options.connections,
-      rounds: options.rounds,
-      roundSeconds: options.roundSeconds,
-      scale: options.scale,
+      ...runSetup(command, options, load),
       build,
       routes: figures,
       gateways,
@@ -172,6 +165,20 @@ async function main(): Promise<void> {
     for (const step of cleanup.reverse()) await step().catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The heading facts of a report, taken as it is written. */
+function runSetup(command: string, options: BenchOptions, load: LoadGenerator): RunSetup {
+  return {
+    command,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    machine: describeMachine(),
+    loadTool: load.name,
+    connections: options.connections,
+    rounds: options.rounds,
+    roundSeconds: options.roundSeconds,
+    scale: options.scale,
+  };
 }
 
 /** What a comparison shares with the rest of the run: this tree's compiled build, key and limits. */
@@ -229,14 +236,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   for (const route of routes) figures.push(...(await driveRounds(load, route, servers, context.drive, state, progress)));
   await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop()]);
   const report: CompareReport = {
-    command: context.command,
-    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    machine: describeMachine(),
-    loadTool: load.name,
-    connections: options.connections,
-    rounds: options.rounds,
-    roundSeconds: options.roundSeconds,
-    scale: options.scale,
+    ...runSetup(context.command, options, load),
     rows: context.build.rows,
     a: { label: ref, commit: tree.commit, buildSeconds: buildA.seconds, revision: buildA.stdout.trim().split('\n').at(-1) ?? '', firstResponseMs: gatewayA.firstResponseMs },
     b: { label: `this tree${dirty ? ' (with uncommitted changes)' : ''}`, commit: head, buildSeconds: context.build.buildSeconds, revision: context.build.revision, firstResponseMs: gatewayB.firstResponseMs },

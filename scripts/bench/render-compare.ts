@@ -3,7 +3,7 @@
  * (B) and the ceiling side by side, each as the median and the min–max of its rounds, with B/A and each
  * gateway's ratio to the ceiling, once by req/s and once by server CPU per request.
  */
-import type { RouteFigures, RouteId } from './render-report.ts';
+import type { RouteFigures, RouteId, RunSetup } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
 
 /** One tree of the comparison. */
@@ -17,15 +17,7 @@ export interface ComparedSide {
 }
 
 /** Everything a comparison run measured. */
-export interface CompareReport {
-  command: string;
-  date: string;
-  machine: string;
-  loadTool: string;
-  connections: number;
-  rounds: number;
-  roundSeconds: number;
-  scale: number;
+export interface CompareReport extends RunSetup {
   rows: number;
   a: ComparedSide;
   b: ComparedSide;

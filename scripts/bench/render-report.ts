@@ -64,8 +64,8 @@ export interface ProfileSummary {
   top: HotFunction[];
 }
 
-/** Everything a run measured. */
-export interface BenchReport {
+/** How a run was made: the heading and first lines of its report, a comparison's too. */
+export interface RunSetup {
   command: string;
   date: string;
   machine: string;
@@ -74,6 +74,10 @@ export interface BenchReport {
   rounds: number;
   roundSeconds: number;
   scale: number;
+}
+
+/** Everything a run measured. */
+export interface BenchReport extends RunSetup {
   build: BuildFigures;
   routes: RouteFigures[];
   gateways: GatewayFigures[];
