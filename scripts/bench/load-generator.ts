@@ -4,7 +4,7 @@
  * competes with the servers for a 2-core machine and caps both, so its figures measure the client.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,11 +53,17 @@ export function pickLoadGenerator(threads: number, path = process.env.PATH ?? ''
 }
 
 function wrkGenerator(wrk: string, threads: number): LoadGenerator {
-  const scripts = mkdtempSync(join(tmpdir(), 'hra-bench-wrk-'));
+  // The Lua scripts' folder: made at the first run, removed when the bench exits (one was left per run).
+  let scripts: string | undefined;
   let written = 0;
   return {
     name: `wrk (${threads} thread${threads === 1 ? '' : 's'})`,
     async run(target, seconds, connections) {
+      if (scripts === undefined) {
+        const folder = mkdtempSync(join(tmpdir(), 'hra-bench-wrk-'));
+        process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+        scripts = folder;
+      }
       const script = join(scripts, `script-${written++}.lua`);
       writeFileSync(script, target.miss ? missQueriesLua(target.miss.queries, target.path, threads, target.headers) : `${headerLines(target.headers)}\n`);
       const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '5s', '--latency', '-s', script, `${target.origin}${target.path}`];

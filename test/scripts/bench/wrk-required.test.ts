@@ -32,3 +32,29 @@ describe('the bench without wrk', () => {
     assert.equal(result.stdout, '');
   });
 });
+
+describe('the wrk client', () => {
+  it('drives a loopback server and leaves no script folder behind once the bench exits', async () => {
+    const { readdirSync } = await import('node:fs');
+    const folders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('hra-bench-wrk-')));
+    const before = folders();
+    const child = `
+import { createServer } from 'node:http';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pickLoadGenerator } from './scripts/bench/load-generator.ts';
+const server = createServer((_, response) => response.end('ok')).listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const result = await pickLoadGenerator(1).run({ origin: 'http://127.0.0.1:' + server.address().port, path: '/', headers: { 'X-Api-Key': 'k' } }, 1, 2);
+process.stdout.write(JSON.stringify({ requests: result.requests, folders: readdirSync(tmpdir()).filter((name) => name.startsWith('hra-bench-wrk-')) }));
+server.close();
+`;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const seen = JSON.parse(result.stdout) as { requests: number; folders: string[] };
+    assert.ok(seen.requests > 0, 'wrk sent requests');
+    const made = seen.folders.filter((name) => !before.has(name));
+    assert.equal(made.length, 1, 'one folder for the scripts while the bench runs');
+    assert.equal(folders().has(made[0] as string), false, 'removed when the bench exited');
+  });
+});
