@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
 import { segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { createRequestListener } from '../../../gateway/app.ts';
-import { createEncodedBodies } from '../../../gateway/encoding/encoded-bodies.ts';
+import { createEncodedBodies, type EncodedBodies } from '../../../gateway/encoding/encoded-bodies.ts';
 import { ApiError } from '../../../gateway/http/api-error.ts';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { MemoryRateLimiter } from '../../../gateway/limits/memory-rate-limiter.ts';
@@ -32,6 +32,21 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'hra-snapshot-faults-'));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The HTTP app over `snapshots`, with one commercial key that every request presents and limits never reached. */
+function listenerFor(snapshots: SnapshotHolder, encodings?: EncodedBodies) {
+  return createRequestListener({
+    snapshots,
+    ...(encodings === undefined ? {} : { encodings }),
+    lookupKey: () => ({ kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never }),
+    limiter: new MemoryRateLimiter({ limits: { ...DEFAULT_LIMITS, public: { perMinute: 1_000_000, perDay: null } }, now: Date.now }),
+    now: Date.now,
+    infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
+    trustProxy: false,
+    cursorSecret: Buffer.from('test-secret-for-snapshot-faults1'),
+    log: silent,
+  });
+}
 
 /** A private copy of the test snapshot with its checksum and segments files. */
 function copyOfSnapshot(name = `copy-${++copies}.sqlite`): string {
@@ -140,16 +155,7 @@ describe('a failed snapshot behind the HTTP app', () => {
   const first = counted(openSnapshot(file()));
   const snapshots = new SnapshotHolder(first);
   before(async () => {
-    const listener = createRequestListener({
-      snapshots,
-      lookupKey: () => ({ kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never }),
-      limiter: new MemoryRateLimiter({ limits: { ...DEFAULT_LIMITS, public: { perMinute: 1_000_000, perDay: null } }, now: Date.now }),
-      now: Date.now,
-      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
-      trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-snapshot-faults1'),
-      log: silent,
-    });
+    const listener = listenerFor(snapshots);
     server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -204,17 +210,7 @@ describe('a failed snapshot and the compressed forms of its bodies', () => {
   it('drops every compressed form at the fault, before any swap', async () => {
     const snapshots = new SnapshotHolder(openSnapshot(copyOfSnapshot()));
     const encodings = createEncodedBodies({ servedSnapshot: () => snapshots.current, maxBytes: 8 * 1024 * 1024 });
-    const listener = createRequestListener({
-      snapshots,
-      encodings,
-      lookupKey: () => ({ kind: 'valid', key: Object.freeze({ id: 'key_fixed', tier: 'commercial', cities: null, expiresAt: null }) as never }),
-      limiter: new MemoryRateLimiter({ limits: { ...DEFAULT_LIMITS, public: { perMinute: 1_000_000, perDay: null } }, now: Date.now }),
-      now: Date.now,
-      infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
-      trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-snapshot-faults2'),
-      log: silent,
-    });
+    const listener = listenerFor(snapshots, encodings);
     const server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
