@@ -19,6 +19,7 @@ import type { RouteTable } from './routes/route-entry.ts';
 import { loadSnapshot } from './snapshot/load-snapshot.ts';
 import { createSnapshotReloader, type ReloadOutcome } from './snapshot/reload-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
+import type { SnapshotHashInFlight } from './snapshot/start-snapshot-hash.ts';
 import { watchServedFile } from './snapshot/watch-served-file.ts';
 
 export type { ReloadOutcome } from './snapshot/reload-snapshot.ts';
@@ -53,8 +54,13 @@ export interface RunningGateway {
   close(options?: Partial<DrainOptions>): Promise<DrainOutcome>;
 }
 
-/** Options for tests and benchmarks: the clock, whether the fast path answers, and the routes to serve. */
+/** Options for `hra serve`, tests and benchmarks: an early hash, the clock, whether the fast path answers, and the routes to serve. */
 export interface StartOptions {
+  /**
+   * The hash of `config.dataset` that `hra serve` started before loading the gateway (start-snapshot-hash.ts).
+   * The start-up check takes it over (load-snapshot.ts): nothing listens before its digests are compared.
+   */
+  snapshotHash?: SnapshotHashInFlight;
   now?: () => number;
   /** Default true; tests turn it off to compare the fast path with the Koa chain it stands in for. */
   fastPath?: boolean;
@@ -67,7 +73,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   const now = options.now ?? Date.now;
   // Files this process has verified, so swapping back to a revision does not hash it again.
   const verified = new Map<string, string>();
-  const first = await loadSnapshot(config.dataset, { verified });
+  const first = await loadSnapshot(config.dataset, { verified, inFlight: options.snapshotHash });
   const snapshots = new SnapshotHolder(first.snapshot);
   let stores: GatewayStores;
   try {
@@ -116,7 +122,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     throw error;
   });
 
-  log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs) }, 'snapshot checked');
+  log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
 
   const shutdown = new AbortController();
   const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log });

@@ -2,16 +2,27 @@
  * The `hra` command line (operator contract: ../shared/operator-contract.md). The only place that
  * touches argv and the exit code; every subcommand lives in scripts/commands/ and registers itself here,
  * and run-cli.ts gives each the contract's failure behaviour (one stderr line, `--json` failure objects).
+ *
+ * `hra serve` starts hashing its snapshot before anything else is loaded: the two modules imported
+ * statically here import nothing but node's own, and everything else (commander, the gateway: the larger
+ * share of start-up) is imported after the hash is under way on every core (README "Operations").
  */
-import { Command } from 'commander';
-import { registerCommands } from './commands/register-commands.ts';
-import { packageVersion } from './package-version.ts';
-import { runCli } from './run-cli.ts';
+import { startSnapshotHash, type SnapshotHashInFlight } from '../gateway/snapshot/start-snapshot-hash.ts';
+import { servedDatasetPath } from './commands/served-dataset-path.ts';
 
-const program = new Command('hra')
-  .description('home-repair-api: build, verify and serve the home-repair assistance dataset')
-  .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
-
-registerCommands(program);
-
-process.exitCode = await runCli(program, process.argv);
+const args = process.argv.slice(2);
+const dataset = servedDatasetPath(args, process.env);
+const snapshotHash: SnapshotHashInFlight | undefined = dataset === undefined ? undefined : startSnapshotHash(dataset);
+try {
+  const [{ Command }, { packageVersion }, { runCli }] = await Promise.all([import('commander'), import('./package-version.ts'), import('./run-cli.ts')]);
+  const program = new Command('hra')
+    .description('home-repair-api: build, verify and serve the home-repair assistance dataset')
+    .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
+  // Serving needs only its own command: registering the others would load the build and the link checker.
+  if (dataset !== undefined) (await import('./commands/serve-command.ts')).registerServeCommand(program, { snapshotHash });
+  else (await import('./commands/register-commands.ts')).registerCommands(program);
+  process.exitCode = await runCli(program, process.argv);
+} finally {
+  // Taken over by the start-up check when serving; otherwise (a refused configuration) its workers stop here.
+  snapshotHash?.release();
+}

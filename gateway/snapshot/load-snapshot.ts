@@ -25,15 +25,21 @@
  * A file already verified by this process and unchanged since (same device, inode, size, mtime and ctime;
  * any write through the filesystem changes ctime) is not hashed again, so swapping back to the previous
  * revision costs O(1).
+ *
+ * At start-up the hash may already be under way (start-snapshot-hash.ts, started before the gateway's
+ * modules were loaded): its digests stand in for this check's own only when it hashed this very file at
+ * this very identity over the very ranges this check would hash, and they are compared exactly as this
+ * check's own would be; any other in-flight hash is released and the file hashed here.
  */
 import { availableParallelism } from 'node:os';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { inspectSnapshotHeader, SQLITE_HEADER_BYTES } from '../../build/snapshot/inspect-snapshot.ts';
 import { checksumFileOf, parseChecksumLine } from '../../build/snapshot/snapshot-checksum.ts';
-import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
+import { parseSegmentDigests, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity, identityOfStats } from '../files/file-identity.ts';
 import { openSnapshot, SnapshotRejectedError, type Snapshot } from './open-snapshot.ts';
 import { INLINE_HASH_BYTES, sha256OfDescriptor, sha256OfRanges } from './sha256-of-descriptor.ts';
+import { hashedRanges, type ByteRanges, type SnapshotHashInFlight } from './start-snapshot-hash.ts';
 
 /** A snapshot that passed every check, with what the check cost. */
 export interface LoadedSnapshot {
@@ -46,6 +52,8 @@ export interface LoadedSnapshot {
   checkMs: number;
   /** False when the bytes were verified earlier in this process and the file has not changed since. */
   hashed: boolean;
+  /** True when the digests compared were those of the hash started before the gateway loaded (start-snapshot-hash.ts). */
+  hashedEarly: boolean;
 }
 
 /** Options of loadSnapshot. */
@@ -58,6 +66,11 @@ export interface LoadSnapshotOptions {
   hashWorkers?: number;
   /** Files up to this size are hashed whole on the calling thread (tests set 0 to exercise the workers). */
   inlineHashBytes?: number;
+  /**
+   * A hash of the dataset started earlier (start-snapshot-hash.ts). The load takes it over: it is used when
+   * it matches the file, identity and ranges checked here, and released in every case before the load settles.
+   */
+  inFlight?: SnapshotHashInFlight;
 }
 
 // A process only ever alternates among a few revisions; the cap keeps a long-lived gateway's memo bounded.
@@ -65,6 +78,15 @@ const MAX_REMEMBERED = 16;
 
 /** Resolves `path` (following `current.sqlite`), checks the file and opens it; throws SnapshotRejectedError naming the failed check. */
 export async function loadSnapshot(path: string, options: LoadSnapshotOptions = {}): Promise<LoadedSnapshot> {
+  const { inFlight } = options;
+  try {
+    return await checkAndOpen(path, options);
+  } finally {
+    inFlight?.release();
+  }
+}
+
+async function checkAndOpen(path: string, options: LoadSnapshotOptions): Promise<LoadedSnapshot> {
   const started = performance.now();
   let file: string;
   let fd: number;
@@ -86,15 +108,18 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
     snapshot = openSnapshot(file);
     const identity = identityOfStats(stat);
     const hashed = options.verified?.get(identity) !== recorded;
+    let hashedEarly = false;
     if (hashed) {
       const size = Number(stat.size);
       const segments = size > (options.inlineHashBytes ?? INLINE_HASH_BYTES) ? readSegmentDigests(file, recorded, size, refuse) : undefined;
+      const ranges = hashedRanges(size, segments);
+      const early = earlyDigests(options, file, identity, ranges);
+      hashedEarly = early !== undefined;
       if (segments === undefined) {
-        const actual = await sha256OfDescriptor(fd, size, options.signal);
+        const actual = early === undefined ? await sha256OfDescriptor(fd, size, options.signal) : (await early)[0];
         if (actual !== recorded) throw refuse('content', `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`);
       } else {
-        const ranges = segmentRanges(size, segments.segmentBytes);
-        const actual = await sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal);
+        const actual = early === undefined ? await sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal) : await early;
         const bad = actual.findIndex((hex, index) => hex !== segments.segments[index]);
         if (bad >= 0) {
           const [start, end] = ranges[bad] ?? [0, 0];
@@ -105,13 +130,36 @@ export async function loadSnapshot(path: string, options: LoadSnapshotOptions = 
     // The path could have been replaced by a rename mid-check: SQLite must hold the very bytes we hashed.
     if (fileIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
     remember(options.verified, identity, recorded);
-    return { snapshot, identity, bytes: Number(stat.size), checkMs: performance.now() - started, hashed };
+    return { snapshot, identity, bytes: Number(stat.size), checkMs: performance.now() - started, hashed, hashedEarly };
   } catch (error) {
     snapshot?.close();
     throw error;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The digests of the in-flight hash when it hashes exactly what this check would (the same file at the same
+ * identity, the same ranges); otherwise undefined, and it is released at once so its workers stop.
+ */
+function earlyDigests(options: LoadSnapshotOptions, file: string, identity: string, ranges: ByteRanges): Promise<string[]> | undefined {
+  const { inFlight, signal } = options;
+  if (inFlight === undefined) return undefined;
+  const same = inFlight.file === file && inFlight.identity === identity && inFlight.ranges.length === ranges.length
+    && inFlight.ranges.every(([start, end], index) => start === ranges[index]?.[0] && end === ranges[index]?.[1]);
+  if (!same) {
+    inFlight.release();
+    return undefined;
+  }
+  if (signal !== undefined) {
+    // A shutdown abandons it as it would this check's own hash.
+    const abandon = () => inFlight.release();
+    if (signal.aborted) abandon();
+    signal.addEventListener('abort', abandon, { once: true });
+    void inFlight.digests.finally(() => signal.removeEventListener('abort', abandon)).catch(() => undefined);
+  }
+  return inFlight.digests;
 }
 
 function readRecordedChecksum(file: string, refuse: (check: string, reason: string) => SnapshotRejectedError): string {

@@ -9,6 +9,7 @@ import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import { ConfigError, parseGatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
 import { createGatewayLogger } from '../../gateway/observability/gateway-logger.ts';
 import { fileIdentity } from '../../gateway/files/file-identity.ts';
+import type { SnapshotHashInFlight } from '../../gateway/snapshot/start-snapshot-hash.ts';
 import { startGateway, type GatewayLog, type RunningGateway } from '../../gateway/start-gateway.ts';
 import { CliFailure } from '../cli-failure.ts';
 import { describeStartFailure } from './describe-start-failure.ts';
@@ -23,11 +24,20 @@ const DRAIN_IDLE_GRACE_MS = 1_000;
 /** How often the dataset path is checked for a new file (a repointed link or a file renamed over it). */
 const LINK_POLL_MS = 1_000;
 
+/** What the entry point hands `hra serve`. */
+export interface ServeCommandOptions {
+  /** The hash of the dataset started before this module was loaded (scripts/hra.ts); the start-up check takes it over. */
+  readonly snapshotHash?: SnapshotHashInFlight;
+}
+
 /** Registers `hra serve`; its options are the rows of GATEWAY_SETTINGS. */
-export function registerServeCommand(program: Command): void {
+export function registerServeCommand(program: Command, options: ServeCommandOptions = {}): void {
   const command = program.command('serve').description('serve the API from a snapshot (see README "Configuration")');
   for (const setting of GATEWAY_SETTINGS) command.option(setting.flag, `${setting.help} [env ${setting.env}${setting.default === undefined ? '' : `, default ${setting.default}`}]`);
   command.action(async (flags: Record<string, unknown>) => {
+    // Every module of the gateway is loaded by now: this module imports them all.
+    const modulesLoadedMs = performance.now();
+    const { snapshotHash } = options;
     let config;
     try {
       config = parseGatewayConfig(flags, process.env);
@@ -57,12 +67,13 @@ export function registerServeCommand(program: Command): void {
     };
     process.on('SIGHUP', () => reload('SIGHUP'));
     try {
-      running = await startGateway(config, log);
+      running = await startGateway(config, log, { snapshotHash });
     } catch (error) {
       throw describeStartFailure(error, config);
     }
     const gateway = running;
     process.stdout.write(`listening on ${gateway.url}\n`);
+    logStartup(log, { modulesLoadedMs, snapshotHash, listeningMs: performance.now() });
     log.info({ revision: gateway.snapshots.current.revision, dataset: config.dataset }, `serving revision ${gateway.snapshots.current.revision} from ${config.dataset}`);
     if (reloadWhenRunning) reload('SIGHUP');
 
@@ -100,4 +111,17 @@ export function registerServeCommand(program: Command): void {
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** The `start-up` log line: each phase's end in milliseconds since the process began (performance.now()). */
+function logStartup(log: GatewayLog, phases: { modulesLoadedMs: number; snapshotHash: SnapshotHashInFlight | undefined; listeningMs: number }): void {
+  const { snapshotHash } = phases;
+  const phasesMs = {
+    ...(snapshotHash === undefined ? {} : { hashStarted: Math.round(snapshotHash.startedMs) }),
+    modulesLoaded: Math.round(phases.modulesLoadedMs),
+    ...(snapshotHash?.hashedMs === undefined ? {} : { hashDone: Math.round(snapshotHash.hashedMs) }),
+    listening: Math.round(phases.listeningMs),
+  };
+  const hash = phasesMs.hashDone === undefined ? 'no early hash' : `hash ${phasesMs.hashStarted}-${phasesMs.hashDone} ms`;
+  log.info({ phasesMs }, `start-up: listening ${phasesMs.listening} ms after the process began (modules loaded at ${phasesMs.modulesLoaded} ms, ${hash})`);
 }

@@ -1,0 +1,138 @@
+/**
+ * The start-up hash started before the gateway loads (start-snapshot-hash.ts) and its hand-off to the
+ * start-up check (load-snapshot.ts): its digests stand in for the check's own only for the very file,
+ * identity and ranges the check would hash, they are compared exactly as the check's own, and in every
+ * other case the hash is abandoned and the check hashes the file itself.
+ */
+import * as assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
+import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
+import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
+import { parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
+import { fileIdentity } from '../../../gateway/files/file-identity.ts';
+import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
+import { SnapshotRejectedError } from '../../../gateway/snapshot/open-snapshot.ts';
+import { HashAbortedError } from '../../../gateway/snapshot/sha256-of-descriptor.ts';
+import { startSnapshotHash } from '../../../gateway/snapshot/start-snapshot-hash.ts';
+import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
+
+const SEGMENT = 16 * 1024;
+// The mini snapshot is far below the 8 MiB hashed in place: these make both sides use workers and segments.
+const EARLY = { inlineHashBytes: 0, workers: 3 } as const;
+const CHECK = { inlineHashBytes: 0, hashWorkers: 3 } as const;
+
+describe('startSnapshotHash and its hand-off to loadSnapshot', () => {
+  let dir: string;
+  let published: string;
+  let copies = 0;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hra-early-hash-'));
+    published = buildAndPublish(loadCorpus(MINI_CORPUS), join(dir, 'out'), () => {}, { segmentBytes: SEGMENT }).file;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A copy of the published snapshot with both digest files. */
+  const copy = () => {
+    const file = join(dir, `copy-${++copies}.sqlite`);
+    copyFileSync(published, file);
+    copyFileSync(checksumFileOf(published), checksumFileOf(file));
+    copyFileSync(segmentsFileOf(published), segmentsFileOf(file));
+    return file;
+  };
+
+  it('hashes each published segment of the file on workers, recording the identity of the bytes it read', async () => {
+    const file = copy();
+    const inFlight = startSnapshotHash(file, EARLY);
+    assert.ok(inFlight !== undefined);
+    assert.equal(inFlight.file, file);
+    assert.equal(inFlight.identity, fileIdentity(file));
+    const segments = parseSegmentDigests(readFileSync(segmentsFileOf(file), 'utf8'));
+    assert.deepEqual(inFlight.ranges, segmentRanges(readFileSync(file).length, SEGMENT));
+    assert.deepEqual(await inFlight.digests, segments?.segments);
+    assert.ok(inFlight.hashedMs !== undefined && inFlight.hashedMs >= inFlight.startedMs);
+  });
+
+  it('is taken over by the check when it hashed the very file the check opens', async () => {
+    const file = copy();
+    const loaded = await loadSnapshot(file, { ...CHECK, inFlight: startSnapshotHash(file, EARLY) });
+    try {
+      assert.equal(loaded.hashed, true);
+      assert.equal(loaded.hashedEarly, true);
+      assert.equal(loaded.identity, fileIdentity(file));
+    } finally {
+      loaded.snapshot.close();
+    }
+  });
+
+  it('refuses a file whose last segment is damaged, from the early digests, naming that segment', async () => {
+    const file = copy();
+    const bytes = readFileSync(file);
+    const last = segmentRanges(bytes.length, SEGMENT).length - 1;
+    bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    const inFlight = startSnapshotHash(file, EARLY);
+    assert.ok(inFlight !== undefined);
+    await assert.rejects(loadSnapshot(file, { ...CHECK, inFlight }), (error: Error) => {
+      assert.ok(error instanceof SnapshotRejectedError);
+      assert.match(error.message, new RegExp(`refused: content: segment ${last} \\(bytes \\d+-${bytes.length}\\) sha256 [0-9a-f]{64} does not match`));
+      return true;
+    });
+  });
+
+  it('is abandoned, and the file hashed by the check, when the dataset path names another file by then', async () => {
+    const first = copy();
+    const second = copy();
+    const dataset = join(dir, 'current-repointed.sqlite');
+    copyFileSync(first, dataset);
+    copyFileSync(checksumFileOf(first), checksumFileOf(dataset));
+    copyFileSync(segmentsFileOf(first), segmentsFileOf(dataset));
+    const inFlight = startSnapshotHash(dataset, EARLY);
+    assert.ok(inFlight !== undefined);
+    // A rename over the path: the early hash read the old inode.
+    unlinkSync(dataset);
+    copyFileSync(second, dataset);
+    const loaded = await loadSnapshot(dataset, { ...CHECK, inFlight });
+    try {
+      assert.equal(loaded.hashedEarly, false);
+      assert.equal(loaded.identity, fileIdentity(dataset));
+      assert.notEqual(loaded.identity, inFlight.identity);
+    } finally {
+      loaded.snapshot.close();
+    }
+  });
+
+  it('is abandoned when the file changed in place after it started (its identity moved)', async () => {
+    const file = copy();
+    const inFlight = startSnapshotHash(file, EARLY);
+    assert.ok(inFlight !== undefined);
+    utimesSync(file, new Date(), new Date(Date.now() - 60_000));
+    const loaded = await loadSnapshot(file, { ...CHECK, inFlight });
+    try {
+      assert.equal(loaded.hashedEarly, false);
+      assert.notEqual(loaded.identity, inFlight.identity);
+    } finally {
+      loaded.snapshot.close();
+    }
+  });
+
+  it('is abandoned (its workers stopped) when the check refuses the file before hashing', async () => {
+    // Not a snapshot: refused on its first 100 bytes, long before 512 MiB could be hashed.
+    const file = join(dir, 'not-a-snapshot.sqlite');
+    writeFileSync(file, 'not a snapshot\n');
+    truncateSync(file, 512 * 1024 * 1024);
+    const inFlight = startSnapshotHash(file, { workers: 1 });
+    assert.ok(inFlight !== undefined);
+    await assert.rejects(loadSnapshot(file, { inFlight }), /refused: header: /);
+    await assert.rejects(inFlight.digests, HashAbortedError);
+    assert.equal(inFlight.hashedMs, undefined);
+  });
+
+  it('starts nothing for a missing file or one small enough to hash in place', () => {
+    assert.equal(startSnapshotHash(join(dir, 'no-such.sqlite'), EARLY), undefined);
+    assert.equal(startSnapshotHash(copy(), { workers: 2 }), undefined);
+  });
+});
