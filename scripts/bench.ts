@@ -2,7 +2,8 @@
  * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, then
  * `--redis`, then `--redis --keys postgres://`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
- * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts).
+ * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts), `--startup` only the
+ * start-up phase (scripts/bench/bench-startup.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { startRedisServer, redisServerSkip, type RedisServer } from '../test/sup
 import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
 import { benchLinks } from './bench/bench-links.ts';
+import { benchStartup } from './bench/bench-startup.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
 import type { CapturedHeads, CeilingRoutes } from './bench/ceiling-server.ts';
 import { replayableHead } from './bench/replayable-head.ts';
@@ -72,6 +74,13 @@ async function main(): Promise<void> {
     const gateways: GatewayFigures[] = [];
     const notes: string[] = [];
     const drive = { rounds: options.rounds, seconds: options.roundSeconds, connections: options.connections };
+
+    if (options.startup) {
+      const startupContext = { root, work, options, command, began, loadAtStart, build, corpus: join(work, 'corpus'), dataset, keys, limits, apiKey, probePath: unfiltered.path, createKey: createBenchKey, cleanup, progress };
+      writeSection(options, await benchStartup(startupContext));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+      return;
+    }
 
     if (options.compare !== undefined) {
       // Before/after in one run: the ref's gateway (A), this tree's (B) and the ceiling, round by round.

@@ -21,6 +21,11 @@ export interface BenchOptions {
   /** Run only the link-checker phase (`hra links check` against a loopback fixture), not the gateway. */
   readonly links: boolean;
   /**
+   * Run only the start-up phase (bench-startup.ts): spawn to first licensed 200 of each way the gateway is
+   * started, beside `openssl dgst -sha256` of the same file and `node -e 0`, in interleaved rounds.
+   */
+  readonly startup: boolean;
+  /**
    * A git ref to measure against this tree in the same run (`--compare <ref>`): its tree is extracted,
    * compiled and built separately, and its gateway's rounds interleave with this one's and the ceiling's.
    */
@@ -28,7 +33,7 @@ export interface BenchOptions {
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links] [--compare <git ref>] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup] [--compare <git ref>] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -38,6 +43,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let redis = true;
   let postgres = true;
   let links = false;
+  let startup = false;
   let out = 'BENCHMARKS.md';
   let compare: string | undefined;
   for (let index = 0; index < argv.length; index++) {
@@ -53,6 +59,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--no-redis') redis = false;
     else if (arg === '--no-postgres') postgres = false;
     else if (arg === '--links') links = true;
+    else if (arg === '--startup') startup = true;
     else if (arg === '--out') out = value();
     else if (arg === '--compare') {
       compare = value();
@@ -66,6 +73,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     } else throw new Error(`unknown argument ${JSON.stringify(arg)}; ${BENCH_USAGE}`);
   }
   if (links && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --links; ${BENCH_USAGE}`);
+  if (links && startup) throw new Error(`--links and --startup each run one phase alone; choose one; ${BENCH_USAGE}`);
   return Object.freeze({
     quick,
     scale,
@@ -80,13 +88,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     postgres,
     out,
     links,
+    startup,
     compare,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'compare'>>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'compare'>>): string {
   if (options.links) return `links-scale-${options.scale}`;
+  if (options.startup) return `startup-${options.compare === undefined ? '' : 'compare-'}scale-${options.scale}${options.quick ? '-quick' : ''}`;
   // One section per scale for comparisons, whatever the ref: the latest before/after replaces the last.
   if (options.compare !== undefined) return `compare-scale-${options.scale}${options.quick ? '-quick' : ''}`;
   return `scale-${options.scale}${options.quick ? '-quick' : ''}`;
