@@ -4,38 +4,29 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
-import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
 import { digestFileWithSegments, parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
-import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { publishSegmentedSnapshot, type SegmentedSnapshot } from '../../support/segmented-snapshot.ts';
 
 const SEGMENT = 16 * 1024;
 const VIA_WORKERS = { inlineHashBytes: 0, hashWorkers: 3 } as const;
 
 describe('snapshot segments', () => {
+  let snapshot: SegmentedSnapshot;
   let dir: string;
   let published: string;
-  let copies = 0;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-segments-'));
-    published = buildAndPublish(loadCorpus(MINI_CORPUS), join(dir, 'out'), () => {}, { segmentBytes: SEGMENT }).file;
+    snapshot = publishSegmentedSnapshot(SEGMENT);
+    ({ dir, published } = snapshot);
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => snapshot.remove());
 
   /** A copy of the published snapshot with both digest files, to damage. */
-  const copy = () => {
-    const file = join(dir, `copy-${++copies}.sqlite`);
-    copyFileSync(published, file);
-    copyFileSync(checksumFileOf(published), checksumFileOf(file));
-    copyFileSync(segmentsFileOf(published), segmentsFileOf(file));
-    return file;
-  };
+  const copy = () => snapshot.copy();
 
   it('are published beside the snapshot: each slice\'s SHA-256, bound to the whole-file digest', () => {
     const bytes = readFileSync(published);

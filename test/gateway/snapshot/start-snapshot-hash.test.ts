@@ -5,20 +5,16 @@
  * other case the hash is abandoned and the check hashes the file itself.
  */
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
-import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
-import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
 import { parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity } from '../../../gateway/files/file-identity.ts';
 import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
 import { SnapshotRejectedError } from '../../../gateway/snapshot/open-snapshot.ts';
 import { HashAbortedError } from '../../../gateway/snapshot/sha256-of-descriptor.ts';
 import { startSnapshotHash } from '../../../gateway/snapshot/start-snapshot-hash.ts';
-import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { copySnapshotWithDigests, publishSegmentedSnapshot, type SegmentedSnapshot } from '../../support/segmented-snapshot.ts';
 
 const SEGMENT = 16 * 1024;
 // The mini snapshot is far below the 8 MiB hashed in place: these make both sides use workers and segments.
@@ -26,23 +22,15 @@ const EARLY = { inlineHashBytes: 0, workers: 3 } as const;
 const CHECK = { inlineHashBytes: 0, hashWorkers: 3 } as const;
 
 describe('startSnapshotHash and its hand-off to loadSnapshot', () => {
+  let snapshot: SegmentedSnapshot;
   let dir: string;
-  let published: string;
-  let copies = 0;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-early-hash-'));
-    published = buildAndPublish(loadCorpus(MINI_CORPUS), join(dir, 'out'), () => {}, { segmentBytes: SEGMENT }).file;
+    snapshot = publishSegmentedSnapshot(SEGMENT);
+    dir = snapshot.dir;
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => snapshot.remove());
 
-  /** A copy of the published snapshot with both digest files. */
-  const copy = () => {
-    const file = join(dir, `copy-${++copies}.sqlite`);
-    copyFileSync(published, file);
-    copyFileSync(checksumFileOf(published), checksumFileOf(file));
-    copyFileSync(segmentsFileOf(published), segmentsFileOf(file));
-    return file;
-  };
+  const copy = () => snapshot.copy();
 
   it('hashes each published segment of the file on workers, recording the identity of the bytes it read', async () => {
     const file = copy();
@@ -87,9 +75,7 @@ describe('startSnapshotHash and its hand-off to loadSnapshot', () => {
     const first = copy();
     const second = copy();
     const dataset = join(dir, 'current-repointed.sqlite');
-    copyFileSync(first, dataset);
-    copyFileSync(checksumFileOf(first), checksumFileOf(dataset));
-    copyFileSync(segmentsFileOf(first), segmentsFileOf(dataset));
+    copySnapshotWithDigests(first, dataset);
     const inFlight = startSnapshotHash(dataset, EARLY);
     assert.ok(inFlight !== undefined);
     // A rename over the path: the early hash read the old inode.
