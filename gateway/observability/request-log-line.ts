@@ -36,9 +36,22 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
   const { key } = facts;
   writer.stream.write(
     `${writer.head}${writer.time()}${writer.bindings},"requestId":${quote(facts.requestId)},"method":${quote(facts.method)},"route":${quote(facts.route)},"status":${number(facts.status)},"durationMs":${number(durationMs(facts.started))}${
-      key === undefined ? '' : `,"keyId":${quote(key.id)},"tier":${quote(key.tier)}`
+      key === undefined ? '' : keyFields(key)
     }${facts.fastPath === true ? ',"fastPath":true' : ''},"msg":"request"${writer.end}`,
   );
+}
+
+// A key's fields, quoted once per key: the key stores hand out one key object per verdict, reused until
+// the key's row changes (gateway/keys/judge-key-row.ts), and an object no longer held takes its text along.
+const keyTexts = new WeakMap<LicensedKey, string>();
+
+function keyFields(key: LicensedKey): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `,"keyId":${quote(key.id)},"tier":${quote(key.tier)}`;
+    keyTexts.set(key, text);
+  }
+  return text;
 }
 
 /** The same line as an object, for a logger this module cannot write for directly (and for tests). */
