@@ -12,6 +12,8 @@ import { negotiateEncoding, type ResponseCoding } from './negotiate-encoding.ts'
 export interface EncodedReply {
   /** The bytes of a 200 in `coding`; undefined for a 304. */
   readonly body: Buffer | string | undefined;
+  /** The length of `body` in bytes (its Content-Length), measured once; 0 for a 304. */
+  readonly bodyBytes: number;
   readonly coding: ResponseCoding;
   /** `ETag` (the coding's) and `Content-Encoding` (a 200 not in identity), in that order. */
   readonly headers: readonly (readonly [string, string])[];
@@ -33,7 +35,8 @@ const byteLength = (body: Buffer | string) => (typeof body === 'string' ? Buffer
  */
 export function encodeReply(reply: RouteReply, request: RouteRequest, encodings: EncodedBodies, compresses: boolean): EncodedReply {
   const source = reply.status === 200 ? reply.body : reply.representation;
-  const vary = compresses && byteLength(source) >= MIN_COMPRESSED_BODY_BYTES;
+  const sourceBytes = byteLength(source);
+  const vary = compresses && sourceBytes >= MIN_COMPRESSED_BODY_BYTES;
   let coding: ResponseCoding = 'identity';
   let body = reply.status === 200 ? reply.body : undefined;
   if (vary) {
@@ -48,5 +51,6 @@ export function encodeReply(reply: RouteReply, request: RouteRequest, encodings:
   if (reply.status === 304 && reply.heldCoding !== undefined) coding = reply.heldCoding;
   if (reply.etag !== undefined) headers.push(['ETag', codingEtag(reply.etag, coding)]);
   if (body !== undefined && coding !== 'identity') headers.push(['Content-Encoding', coding]);
-  return { body, coding, headers, vary };
+  const bodyBytes = body === undefined ? 0 : body === source ? sourceBytes : byteLength(body);
+  return { body, bodyBytes, coding, headers, vary };
 }

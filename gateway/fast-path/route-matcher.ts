@@ -40,7 +40,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * listed before a template it overlaps wins as it does in @koa/router. A template whose parameter has no
  * pattern in FAST_PARAMETER_PATTERNS is refused at start-up, not matched loosely.
  */
-export function compileRouteMatcher(routes: RouteTable): RouteMatcher {
+export function compileRouteMatcher(routes: RouteTable, options: { rememberPaths?: number } = {}): RouteMatcher {
   const compiled: CompiledRoute[] = [];
   const alternatives: string[] = [];
   let groups = 0;
@@ -61,13 +61,30 @@ export function compileRouteMatcher(routes: RouteTable): RouteMatcher {
   if (compiled.length === 0) return () => undefined;
   // Parameter patterns hold only non-capturing groups, so the group numbers counted above are exact.
   const expression = new RegExp(`^(?:${alternatives.join('|')})$`);
-  return (path) => {
+  const matchPath = (path: string): MatchedRoute | undefined => {
     const match = expression.exec(path);
     if (match === null) return undefined;
     const found = compiled.find((candidate) => match[candidate.group] !== undefined);
     if (found === undefined) return undefined;
     const params: PathParameters = {};
     for (const [name, index] of found.parameters) params[name] = match[index];
-    return { route: found.route, params };
+    // Frozen: one answer is handed to every request for its path, so none may change it for the next.
+    return Object.freeze({ route: found.route, params: Object.freeze(params) });
+  };
+  // The answer per path (null: no route), so a path asked again costs one map read rather than the
+  // alternation, the group search and a parameter object. Paths are the clients' to choose: past the
+  // bound the table starts over rather than grow.
+  const rememberPaths = options.rememberPaths ?? REMEMBERED_PATHS;
+  const remembered = new Map<string, MatchedRoute | null>();
+  return (path) => {
+    const known = remembered.get(path);
+    if (known !== undefined) return known ?? undefined;
+    const matched = matchPath(path);
+    if (remembered.size >= rememberPaths) remembered.clear();
+    remembered.set(path, matched ?? null);
+    return matched;
   };
 }
+
+/** How many paths a matcher remembers the answer of, at most: far more than the collection and record paths one gateway serves hot. */
+const REMEMBERED_PATHS = 8192;

@@ -146,14 +146,17 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     return { status: error.status, bytes: head ? 0 : length };
   };
 
-  /** Sends a metered request's reply; an unexpected failure while writing is answered like a refusal. */
-  const send = (answered: Answered, requestId: string, headers: string[]) => {
+  /**
+   * Sends a metered request's reply; an unexpected failure while writing is answered like a refusal.
+   * `waited`: metering waited (on Redis), so the reply's snapshot may have failed since the handler checked it.
+   */
+  const send = (answered: Answered, requestId: string, headers: string[], waited: boolean) => {
     const { request, response, fast, reply } = answered;
     let bytes = 0;
     let coding: ResponseCoding = 'identity';
     try {
-      // The reply was computed before metering, which may have waited: its snapshot may have failed since.
-      fast.chain.assertServable(answered.routeRequest);
+      // Without a wait the handler's own check ran in this very turn, and nothing can fail a snapshot in between.
+      if (waited) fast.chain.assertServable(answered.routeRequest);
       const encoded = encodeReply(reply, answered.routeRequest, deps.encodings, fast.chain.compresses);
       coding = encoded.coding;
       for (const [name, value] of reply.headers ?? []) headers.push(name, value);
@@ -161,7 +164,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       for (const [name, value] of encoded.headers) headers.push(name, value);
       if (encoded.vary) appendVary(headers, VARY_ACCEPT_ENCODING);
       if (reply.status === 200 && encoded.body !== undefined) {
-        const length = typeof encoded.body === 'string' ? Buffer.byteLength(encoded.body) : encoded.body.length;
+        const length = encoded.bodyBytes;
         headers.push('Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
         response.writeHead(200, headers);
         const head = request.method === 'HEAD';
@@ -205,11 +208,11 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     }
     if (metering instanceof Promise) {
       metering.then(
-        () => send(answered, requestId, headers),
+        () => send(answered, requestId, headers, true),
         (error: unknown) => refuse(answered, requestId, headers, error),
       );
     } else {
-      send(answered, requestId, headers);
+      send(answered, requestId, headers, false);
     }
   };
 
@@ -228,8 +231,10 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     if (chain.route.access === 'licensed' && !request.headers['x-api-key']) return false;
 
     // Everything up to the meter is synchronous and side-effect free: a refusal or a miss goes to Koa whole.
-    const lease = snapshots.acquire();
-    const { snapshot } = lease;
+    // No lease: the handler runs within this turn, where no swap can close the served snapshot, and the
+    // reply it returns is bytes already in memory, which a swap or a failure never changes (the check
+    // before writing a reply that waited on metering is `assertServable`'s, in `send`).
+    const snapshot = snapshots.current;
     const routeRequest = new NodeRouteRequest(request, method, matched.params, queryAt === -1 ? '' : url.slice(queryAt + 1), snapshot, deps.trustProxy);
     let key: LicensedKey | undefined;
     let reply: RouteReply | undefined;
@@ -240,8 +245,6 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       reply = handler.atHand === undefined ? handler(routeRequest) : handler.atHand(routeRequest);
     } catch {
       return false;
-    } finally {
-      lease.release();
     }
     if (reply === undefined) return false;
 
@@ -256,7 +259,9 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
  */
 function appendVary(headers: string[], token: string): void {
   for (let index = 0; index < headers.length; index += 2) {
-    if (headers[index]?.toLowerCase() === 'vary') {
+    const name = headers[index] as string;
+    // The length first: no lower-cased copy of every other header name per response.
+    if (name.length === 4 && name.toLowerCase() === 'vary') {
       headers[index + 1] = `${headers[index + 1]}, ${token}`;
       return;
     }

@@ -23,7 +23,7 @@
 import pg from 'pg';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { judgeKeyRow } from './judge-key-row.ts';
+import { judgeKeyRow, judgeKeyRowOnce, type JudgedKeyRow } from './judge-key-row.ts';
 import { defaultKeyCacheBounds, type KeyCacheBounds } from './postgres-key-cache-bounds.ts';
 import { KeyStoreUnavailableError } from './key-errors.ts';
 import { digestKey, parseKeyShape, type WellFormedKey } from './key-format.ts';
@@ -51,7 +51,7 @@ export interface PostgresKeyCacheOptions {
 }
 
 /** A cached row and the digest it was read by (the revalidation reads it again by that digest). */
-interface CachedRow {
+interface CachedRow extends JudgedKeyRow {
   readonly row: StoredKeyRow;
   readonly digest: string;
 }
@@ -104,7 +104,7 @@ export class PostgresKeyCache {
   /** The request-path lookup of a present key: synchronous on a trusted hit, else a bounded promise. */
   lookup(raw: string): KeyLookupResult | Promise<KeyLookupResult> {
     const cached = this.#rows.get(raw);
-    if (cached !== undefined && this.#trusted()) return judgeKeyRow(cached.row, this.#options.now());
+    if (cached !== undefined && this.#trusted()) return judgeKeyRowOnce(cached, this.#options.now);
     const shape = parseKeyShape(raw);
     if (shape.kind === 'malformed') return { kind: 'malformed' };
     // Not listening: the store is down or unreachable. Answer now rather than wait on a connect timeout.
@@ -178,7 +178,7 @@ export class PostgresKeyCache {
     if (this.#listener === undefined || this.#version === undefined) return;
     if (read.table !== this.#table || !this.#announced) return;
     if (read.version > this.#version) this.#observe(read.version);
-    if (read.version === this.#version) this.#rows.set(raw, { row: read.row, digest });
+    if (read.version === this.#version) this.#rows.set(raw, { row: read.row, digest, valid: undefined });
   }
 
   #observe(version: bigint): void {

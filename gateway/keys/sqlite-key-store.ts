@@ -17,7 +17,7 @@ import { inImmediateTransaction } from './in-immediate-transaction.ts';
 import { digestKey, parseKeyShape } from './key-format.ts';
 import { KeyStoreMissingError, toKeyStoreError } from './key-errors.ts';
 import type { ListedKey } from './key-listing.ts';
-import { judgeKeyRow } from './judge-key-row.ts';
+import { judgeKeyRow, judgeKeyRowOnce, type JudgedKeyRow } from './judge-key-row.ts';
 import type { KeyLookupResult, KeyRowForVerdict } from './key-lookup.ts';
 import type { KeyPolicyRequest } from './key-policy.ts';
 import type { IssuedKey, KeyStore, RevokedKey } from './key-store.ts';
@@ -56,6 +56,9 @@ export interface LocalKeyStore extends KeyStore {
 /** Marks a well-formed key the store does not hold, in the lookup cache. */
 const UNKNOWN = Symbol('unknown key');
 
+/** A cached row, with its valid verdict once judged (judge-key-row.ts). */
+type CachedRow = JudgedKeyRow & { readonly row: KeyRowForVerdict };
+
 /** Opens (and when read-write and `create`, creates) the key store at `path`; throws `KeyStoreUnavailableError`. */
 export function openKeyStore(path: string, options: KeyStoreOptions): LocalKeyStore {
   const readonly = options.readonly ?? false;
@@ -86,7 +89,7 @@ class SqliteKeyStore implements LocalKeyStore {
    * whenever the followed file is reopened or lost: revocation still takes effect on the next request, and
    * no row outlives the file it was read from. Expiry is judged at every lookup from the cached row.
    */
-  readonly #rows = new LRUCache<string, KeyRowForVerdict | typeof UNKNOWN>({ max: 10_000 });
+  readonly #rows = new LRUCache<string, CachedRow | typeof UNKNOWN>({ max: 10_000 });
   #seenVersion = -1;
   #seenGeneration = -1;
   #versionChecked = false;
@@ -101,7 +104,7 @@ class SqliteKeyStore implements LocalKeyStore {
     // Only well-formed keys are ever cached, so a malformed one is refused here without touching the database.
     const shape = this.#rows.has(raw) ? undefined : parseKeyShape(raw);
     if (shape?.kind === 'malformed') return { kind: 'malformed' };
-    let row: KeyRowForVerdict | typeof UNKNOWN | undefined;
+    let row: CachedRow | typeof UNKNOWN | undefined;
     try {
       if (!this.#versionChecked) {
         const version = this.#connection().dataVersion.get() as number;
@@ -121,13 +124,15 @@ class SqliteKeyStore implements LocalKeyStore {
       if (row === undefined) {
         const wellFormed = shape ?? parseKeyShape(raw);
         if (wellFormed.kind === 'malformed') return { kind: 'malformed' };
-        row = this.#connection().lookup.get(digestKey(wellFormed.key)) ?? UNKNOWN;
+        const stored = this.#connection().lookup.get(digestKey(wellFormed.key));
+        row = stored === undefined ? UNKNOWN : { row: stored, valid: undefined };
         this.#rows.set(raw, row);
       }
     } catch (error) {
       throw toKeyStoreError(error, 'looking up a key');
     }
-    return judgeKeyRow(row === UNKNOWN ? null : row, this.#now());
+    if (row === UNKNOWN) return judgeKeyRow(null, this.#now());
+    return judgeKeyRowOnce(row, this.#now);
   }
 
   async createKey(request: KeyPolicyRequest): Promise<IssuedKey> {

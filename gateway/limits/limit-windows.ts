@@ -47,9 +47,12 @@ export function tablePolicies(table: LimitTable): Readonly<Record<LimitSubject, 
  * seconds), and every process sharing wall time agrees on window boundaries and on `X-RateLimit-Reset`.
  */
 export function windowSlots(policy: LimitPolicy, nowMs: number): WindowSlot[] {
-  return policy.map((window) => {
-    const lengthMs = window.seconds * 1000;
-    const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
-    return { ...window, startMs, endMs: startMs + lengthMs };
-  });
+  return policy.map((window) => windowSlot(window, nowMs));
+}
+
+/** One window of a policy placed on the clock at `nowMs` (see windowSlots). */
+export function windowSlot(window: PolicyWindow, nowMs: number): WindowSlot {
+  const lengthMs = window.seconds * 1000;
+  const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
+  return { ...window, startMs, endMs: startMs + lengthMs };
 }

@@ -1,6 +1,6 @@
 import { decideLimit, hasRoom } from './decide-limit.ts';
 import type { LimitTable, LimitTier } from './limit-table.ts';
-import { tablePolicies, windowSlots, type LimitPolicy, type LimitSubject } from './limit-windows.ts';
+import { tablePolicies, windowSlot, type LimitPolicy, type LimitSubject, type PolicyWindow, type WindowName, type WindowSlot } from './limit-windows.ts';
 import { RateLimitStorageError, type LimitDecision, type RateLimiter } from './rate-limiter.ts';
 
 /** Inputs of `MemoryRateLimiter`: the limits and the clock (epoch milliseconds). */
@@ -11,9 +11,22 @@ export interface MemoryRateLimiterOptions {
   readonly sweepIntervalMs?: number;
 }
 
+/** One window's count, with the window as placed on the clock (what decideLimit reports from). */
 interface Counter {
+  /** The policy window it was placed for: a tier change brings another, and the slot is placed again. */
+  window: PolicyWindow;
+  slot: WindowSlot;
   count: number;
-  readonly endMs: number;
+}
+
+/**
+ * One subject's counters by window name, so a tier change keeps its counts (the windows are the same
+ * minute and day); `slots` and `counts` are reused from call to call, so a request allocates no arrays.
+ */
+interface SubjectCounters {
+  readonly byWindow: Partial<Record<WindowName, Counter>>;
+  readonly slots: WindowSlot[];
+  readonly counts: number[];
 }
 
 /**
@@ -27,8 +40,10 @@ export class MemoryRateLimiter implements RateLimiter {
   readonly #policies: Readonly<Record<LimitSubject, LimitPolicy>>;
   readonly #now: () => number;
   readonly #sweepIntervalMs: number;
-  // Keyed by subject, window name and window start, so a new window starts from a fresh counter.
-  readonly #counters = new Map<string, Counter>();
+  // Keys and client addresses apart, so neither can spend the other's windows, and no subject string is
+  // built per request. A counter found in an ended window is placed again at its next request.
+  readonly #keys = new Map<string, SubjectCounters>();
+  readonly #addresses = new Map<string, SubjectCounters>();
   #nextSweepMs = -Infinity;
   #closed = false;
 
@@ -41,58 +56,87 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Number of live window counters, for tests and metrics. */
   get size(): number {
-    return this.#counters.size;
+    let size = 0;
+    for (const subjects of [this.#keys, this.#addresses]) {
+      for (const counters of subjects.values()) size += Object.keys(counters.byWindow).length;
+    }
+    return size;
   }
 
   /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
   consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision> {
-    return settled(() => this.#consume(`k:${keyId}`, tier));
+    return settled(() => this.#consume(this.#keys, keyId, tier));
   }
 
   /** `consumeKey` without the promise: the counters are here, so the answer is at hand. */
-  readonly consumeKeyNow = (keyId: string, tier: LimitTier): LimitDecision => this.#consume(`k:${keyId}`, tier);
+  readonly consumeKeyNow = (keyId: string, tier: LimitTier): LimitDecision => this.#consume(this.#keys, keyId, tier);
 
   /** Counts one keyless request from client `address` under the public limit. */
   consumePublic(address: string): Promise<LimitDecision> {
-    return settled(() => this.#consume(`a:${address}`, 'public'));
+    return settled(() => this.#consume(this.#addresses, address, 'public'));
   }
 
   /** `consumePublic` without the promise. */
-  readonly consumePublicNow = (address: string): LimitDecision => this.#consume(`a:${address}`, 'public');
+  readonly consumePublicNow = (address: string): LimitDecision => this.#consume(this.#addresses, address, 'public');
 
   /** Forgets every counter; later calls fail with `RateLimitStorageError`. */
   close(): Promise<void> {
     this.#closed = true;
-    this.#counters.clear();
+    this.#keys.clear();
+    this.#addresses.clear();
     return Promise.resolve();
   }
 
-  #consume(subjectKey: string, subject: LimitSubject): LimitDecision {
+  #consume(subjects: Map<string, SubjectCounters>, id: string, subject: LimitSubject): LimitDecision {
     if (this.#closed) throw new RateLimitStorageError('rate limiter is closed');
     const policy = this.#policies[subject];
     if (policy === undefined) throw new TypeError(`unknown rate-limit tier ${JSON.stringify(subject)}`);
     const nowMs = this.#now();
     this.#sweep(nowMs);
-    const slots = windowSlots(policy, nowMs);
-    const counters = slots.map((slot) => {
-      const name = `${subjectKey}\n${slot.name}\n${slot.startMs}`;
-      let counter = this.#counters.get(name);
-      if (counter === undefined) {
-        counter = { count: 0, endMs: slot.endMs };
-        this.#counters.set(name, counter);
+    let counters = subjects.get(id);
+    if (counters === undefined) {
+      counters = { byWindow: {}, slots: [], counts: [] };
+      subjects.set(id, counters);
+    }
+    const { byWindow, slots, counts } = counters;
+    slots.length = policy.length;
+    counts.length = policy.length;
+    for (let index = 0; index < policy.length; index++) {
+      const window = policy[index] as PolicyWindow;
+      let counter = byWindow[window.name];
+      if (counter === undefined || nowMs < counter.slot.startMs || nowMs >= counter.slot.endMs) {
+        counter = { window, slot: windowSlot(window, nowMs), count: 0 };
+        byWindow[window.name] = counter;
+      } else if (counter.window !== window) {
+        // Another tier's quota for the same minute or day: the count carries over.
+        counter.window = window;
+        counter.slot = { ...window, startMs: counter.slot.startMs, endMs: counter.slot.endMs };
       }
-      return counter;
-    });
-    const allowed = hasRoom(slots, counters.map((counter) => counter.count));
-    if (allowed) for (const counter of counters) counter.count += 1;
-    return decideLimit(policy, slots, counters.map((counter) => counter.count), allowed, nowMs);
+      slots[index] = counter.slot;
+      counts[index] = counter.count;
+    }
+    const allowed = hasRoom(slots, counts);
+    if (allowed) {
+      for (let index = 0; index < policy.length; index++) {
+        const counter = byWindow[(policy[index] as PolicyWindow).name] as Counter;
+        counts[index] = ++counter.count;
+      }
+    }
+    return decideLimit(policy, slots, counts, allowed, nowMs);
   }
 
   #sweep(nowMs: number): void {
     if (nowMs < this.#nextSweepMs) return;
     this.#nextSweepMs = nowMs + this.#sweepIntervalMs;
-    for (const [name, counter] of this.#counters) {
-      if (counter.endMs <= nowMs) this.#counters.delete(name);
+    for (const subjects of [this.#keys, this.#addresses]) {
+      for (const [id, counters] of subjects) {
+        let live = 0;
+        for (const name of Object.keys(counters.byWindow) as WindowName[]) {
+          if ((counters.byWindow[name] as Counter).slot.endMs <= nowMs) delete counters.byWindow[name];
+          else live += 1;
+        }
+        if (live === 0) subjects.delete(id);
+      }
     }
   }
 }

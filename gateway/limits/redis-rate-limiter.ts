@@ -69,6 +69,9 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #commandTimeoutMs: number;
   readonly #redis: ScriptedRedis;
   #connecting: Promise<void> | undefined;
+  // A subject's key part is a SHA-256 of its id: hashed once per subject, not per request.
+  readonly #keySubjects = new SubjectKeys('k');
+  readonly #addressSubjects = new SubjectKeys('a');
 
   /** Opens the connection in the background; calls made before it is up wait for it, within the timeout. */
   constructor(options: RedisRateLimiterOptions) {
@@ -93,12 +96,12 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
   consumeKey(keyId: string, tier: LimitTier): Promise<LimitDecision> {
-    return this.#consume(`k:{${digest(keyId)}}`, tier);
+    return this.#consume(this.#keySubjects.of(keyId), tier);
   }
 
   /** Counts one keyless request from client `address` under the public limit. */
   consumePublic(address: string): Promise<LimitDecision> {
-    return this.#consume(`a:{${digest(address)}}`, 'public');
+    return this.#consume(this.#addressSubjects.of(address), 'public');
   }
 
   /** Closes the connection (politely if it is up); later calls fail with `RateLimitStorageError`. */
@@ -116,7 +119,8 @@ export class RedisRateLimiter implements RateLimiter {
     const args = [...slots.map((slot) => slot.quota), ...slots.map((slot) => slot.endMs - nowMs + EXPIRY_GRACE_MS)];
     let reply: unknown;
     try {
-      await this.#whenConnected();
+      // Connected (the steady state): straight to the command, without a turn through #whenConnected.
+      if (this.#redis.status !== 'ready') await this.#whenConnected();
       reply = await this.#redis.hraRateLimit(keys.length, ...keys, ...args);
     } catch (error) {
       if (error instanceof RateLimitStorageError) throw error;
@@ -164,6 +168,31 @@ function nextOutcome(redis: Redis): Promise<void> {
     };
     for (const event of events) redis.on(event, done);
   });
+}
+
+/**
+ * The Redis key part of each subject (`k:{<digest>}`), remembered. Bounded: client addresses are the
+ * clients' to choose, so past `max` subjects the table starts over rather than grow.
+ */
+class SubjectKeys {
+  readonly #kind: string;
+  readonly #max: number;
+  readonly #known = new Map<string, string>();
+
+  constructor(kind: 'k' | 'a', max = 10_000) {
+    this.#kind = kind;
+    this.#max = max;
+  }
+
+  of(id: string): string {
+    let key = this.#known.get(id);
+    if (key === undefined) {
+      key = `${this.#kind}:{${digest(id)}}`;
+      if (this.#known.size >= this.#max) this.#known.clear();
+      this.#known.set(id, key);
+    }
+    return key;
+  }
 }
 
 function digest(value: string): string {

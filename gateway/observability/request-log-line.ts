@@ -34,11 +34,50 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
     return;
   }
   const { key } = facts;
+  // Six pieces, five of them made once (per millisecond, route, key or logger), rather than twenty-odd per line.
   writer.stream.write(
-    `${writer.head}${writer.time()}${writer.bindings},"requestId":${quote(facts.requestId)},"method":${quote(facts.method)},"route":${quote(facts.route)},"status":${number(facts.status)},"durationMs":${number(durationMs(facts.started))}${
-      key === undefined ? '' : `,"keyId":${quote(key.id)},"tier":${quote(key.tier)}`
-    }${facts.fastPath === true ? ',"fastPath":true' : ''},"msg":"request"${writer.end}`,
+    `${writer.opening()}${quote(facts.requestId)}${middleOf(facts)}${number(durationMs(facts.started))}${key === undefined ? '' : keyFields(key)}${
+      facts.fastPath === true ? writer.fastClosing : writer.closing
+    }`,
   );
+}
+
+// `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status. Only GET and HEAD are
+// remembered: route and status come from the gateway, but a refused method is the client's own word.
+const middles = { GET: new Map<string, Map<number, string>>(), HEAD: new Map<string, Map<number, string>>() };
+
+function middleOf(facts: RequestLogFacts): string {
+  const { method, route, status } = facts;
+  if (method !== 'GET' && method !== 'HEAD') return middleText(method, route, status);
+  const byRoute = middles[method];
+  let byStatus = byRoute.get(route);
+  if (byStatus === undefined) {
+    byStatus = new Map();
+    byRoute.set(route, byStatus);
+  }
+  let text = byStatus.get(status);
+  if (text === undefined) {
+    text = middleText(method, route, status);
+    byStatus.set(status, text);
+  }
+  return text;
+}
+
+function middleText(method: string, route: string, status: number): string {
+  return `,"method":${quote(method)},"route":${quote(route)},"status":${number(status)},"durationMs":`;
+}
+
+// A key's fields, quoted once per key: the key stores hand out one key object per verdict, reused until
+// the key's row changes (gateway/keys/judge-key-row.ts), and an object no longer held takes its text along.
+const keyTexts = new WeakMap<LicensedKey, string>();
+
+function keyFields(key: LicensedKey): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `,"keyId":${quote(key.id)},"tier":${quote(key.tier)}`;
+    keyTexts.set(key, text);
+  }
+  return text;
 }
 
 /** The same line as an object, for a logger this module cannot write for directly (and for tests). */
@@ -62,14 +101,15 @@ function durationMs(started: number): number {
 
 /** What a line is assembled from, read once per logger from pino's documented `pino.symbols`. */
 interface LineWriter {
-  /** `{"level":30`, as pino's level formatter renders info. */
-  head: string;
-  /** pino's time function: `,"time":"…"`. */
-  time: () => string;
-  /** The logger's bindings, `,"pid":…` for the gateway logger (and a child's own, if any). */
-  bindings: string;
-  /** `}` and the line end. */
-  end: string;
+  /**
+   * What every line starts with up to the request id's value: `{"level":30` (pino's info), pino's time
+   * (`,"time":"…"`), the logger's bindings (`,"pid":…` for the gateway logger, and a child's own, if
+   * any), `,"requestId":`.
+   */
+  opening: () => string;
+  /** `,"msg":"request"`, `}` and the line end; `fastClosing` with `,"fastPath":true` before it. */
+  closing: string;
+  fastClosing: string;
   stream: { write(line: string): unknown };
 }
 
@@ -113,18 +153,22 @@ function inspect(log: GatewayLogger): LineWriter | null {
     (MSG_PREFIX === undefined || !internals[MSG_PREFIX]) && hooks.logMethod === undefined && hooks.streamWrite === undefined && formatters.log === undefined &&
     stringifiers[symbols.wildcardFirstSym] === undefined && fields.every((field) => serializers[field] === undefined && stringifiers[field] === undefined);
   if (!plain) return null;
-  // pino's ISO time, formatted once per millisecond rather than once per line: the same text.
-  return { head, time: time === pino.stdTimeFunctions.isoTime ? isoTimeOncePerMillisecond() : (time as () => string), bindings, end, stream };
+  const closing = `,"msg":"request"${end}`;
+  const opening = time === pino.stdTimeFunctions.isoTime
+    ? openingOncePerMillisecond(head, bindings)
+    : () => `${head}${(time as () => string)()}${bindings},"requestId":`;
+  return { opening, closing, fastClosing: `,"fastPath":true${closing}`, stream };
 }
 
-function isoTimeOncePerMillisecond(): () => string {
+/** The opening with pino's ISO time, made once per millisecond rather than once per line: the same text. */
+function openingOncePerMillisecond(head: string, bindings: string): () => string {
   let at = Number.NaN;
   let text = '';
   return () => {
     const now = Date.now();
     if (now !== at) {
       at = now;
-      text = `,"time":"${new Date(now).toISOString()}"`;
+      text = `${head},"time":"${new Date(now).toISOString()}"${bindings},"requestId":`;
     }
     return text;
   };

@@ -45,16 +45,20 @@ export function trackServerDrain(server: Server): ServerDrain {
   let idleClosed = false;
   let outcome: Promise<DrainOutcome> | undefined;
 
+  // One listener for every response, not a closure (and `once` wrapper) made per request: a response
+  // closes once, and `this` is the response.
+  function onResponseClose(this: ServerResponse): void {
+    responses.delete(this);
+    // A response whose headers left before the drain began could not say `Connection: close`;
+    // once the grace is over its socket is closed as soon as it turns idle.
+    if (idleClosed) setImmediate(() => server.closeIdleConnections());
+  }
+
   // Prepended, so the header is set before the app's handler can start writing.
   server.prependListener('request', (_request, response: ServerResponse) => {
     responses.add(response);
     if (draining) response.setHeader('Connection', 'close');
-    response.once('close', () => {
-      responses.delete(response);
-      // A response whose headers left before the drain began could not say `Connection: close`;
-      // once the grace is over its socket is closed as soon as it turns idle.
-      if (idleClosed) setImmediate(() => server.closeIdleConnections());
-    });
+    response.on('close', onResponseClose);
   });
 
   return {

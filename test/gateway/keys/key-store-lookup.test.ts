@@ -109,4 +109,23 @@ describe('KeyStore.lookupKey', () => {
     const result = store.lookupKey(promoted.key);
     assert.equal(result.kind === 'valid' ? result.key.tier : result.kind, 'commercial');
   });
+
+  it('judges a cached key once: the same verdict until it expires, and a fresh one after a revoke', async () => {
+    const trial = await store.createKey({ tier: 'trial', cities: ['detroit'], days: 1 });
+    const paid = await store.createKey({ tier: 'commercial' });
+    const first = store.lookupKey(trial.key);
+    assert.equal(first.kind, 'valid');
+    // The request path reuses the verdict rather than parsing the row's dates and minting a key again.
+    assert.equal(store.lookupKey(trial.key), first);
+    assert.equal(store.lookupKey(paid.key), store.lookupKey(paid.key));
+    clock = new Date(clock.getTime() + day - 1);
+    assert.equal(store.lookupKey(trial.key), first);
+    clock = new Date(clock.getTime() + 1);
+    assert.deepEqual(store.lookupKey(trial.key), { kind: 'expired', id: trial.id });
+    // A clock set back finds the key as a fresh judgement would.
+    clock = new Date(clock.getTime() - 1);
+    assert.equal(store.lookupKey(trial.key).kind, 'valid');
+    await store.revokeKey(paid.id);
+    assert.deepEqual(store.lookupKey(paid.key), { kind: 'revoked', id: paid.id });
+  });
 });

@@ -65,6 +65,29 @@ describe('logRequestLine', () => {
     });
   }
 
+  it('writes what pino writes when one route is logged again with another method, status, key or path', () => {
+    // The constant parts of a line are remembered by route, method, status and key: each must key its own text.
+    const base: RequestLogFacts = { requestId: 'memo-check-0001', method: 'GET', route: '/api/programs/:city', status: 200, started: 4999 };
+    const variants: RequestLogFacts[] = [
+      base,
+      { ...base, status: 429 },
+      { ...base, method: 'HEAD' },
+      { ...base, method: 'HEAD', status: 429 },
+      { ...base, key: keyOf('key_first000001', 'trial'), fastPath: true },
+      { ...base, key: keyOf('key_second00002', 'commercial') },
+      { ...base, route: '/api/sample', fastPath: true },
+      { ...base, method: 'PATCH' },
+      base,
+    ];
+    for (const facts of variants) {
+      const ours = recordingLogger();
+      const theirs = recordingLogger();
+      logRequestLine(ours.log, facts);
+      theirs.log.info(requestLogFields(facts), 'request');
+      assert.equal(ours.written[0], theirs.written[0]);
+    }
+  });
+
   it('has the keys of the pino line, in its order, and parses as JSON with the given values', () => {
     const { log, written } = recordingLogger();
     const facts = cases[0]?.[1] as RequestLogFacts;

@@ -121,6 +121,28 @@ describe('ROUTE_TABLE', () => {
     }
   });
 
+  it('remembers the answer per path, frozen, and answers right once the bound starts the table over', () => {
+    const fast = ROUTE_TABLE.filter((route) => route.fastPath === true);
+    const match = compileRouteMatcher(fast, { rememberPaths: 4 });
+    const first = match('/api/programs/alpha/a-roof');
+    assert.equal(match('/api/programs/alpha/a-roof'), first, 'the same answer object for a path asked again');
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first?.params));
+    assert.throws(() => {
+      (first?.params as Record<string, string>).city = 'beta';
+    }, TypeError);
+    // More distinct paths than the bound, twice over, misses among them: every answer is still the path's own.
+    const fresh = compileRouteMatcher(fast);
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < 12; index++) {
+        for (const path of [`/api/programs/city-${index}`, `/api/programs/city-${index}/rec-${index}`, `/api/programs/City-${index}`]) {
+          assert.deepEqual(match(path), fresh(path), path);
+        }
+      }
+    }
+    assert.deepEqual(match('/api/programs/city-3/rec-3')?.params, { city: 'city-3', programId: 'rec-3' });
+    assert.equal(match('/api/programs/City-3'), undefined);
+  });
+
   it('refuses to compile a fast-path template whose parameter has no plain pattern', () => {
     const route = { ...ROUTE_TABLE[0]!, path: '/api/things/:thing' } as RouteEntry;
     assert.throws(() => compileRouteMatcher([route]), /no fast-path pattern for parameter :thing/);
