@@ -4,8 +4,9 @@
  * prints `process.resourceUsage().maxRSS` at exit. Either way the figure is the build process's own.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { spreadOf, type Spread } from './round-statistics.ts';
 
 /** The build's figures. */
 export interface BuildFigures {
@@ -16,6 +17,16 @@ export interface BuildFigures {
   /** How the peak RSS was read. */
   rssSource: string;
   revision: string;
+  /**
+   * The build against the plain SQLite baseline (scripts/bench/sqlite-baseline.ts), run alternately in
+   * the same run: every build's seconds (the first is `buildSeconds`) and every baseline's.
+   */
+  baseline: { rounds: number; buildSeconds: Spread; baselineSeconds: Spread };
+}
+
+/** Rounds of build and baseline: three at the published scale and below, one above (a round takes a minute there). */
+export function baselineRounds(scale: number): number {
+  return scale > 1 ? 1 : 3;
 }
 
 const TIME = '/usr/bin/time';
@@ -30,7 +41,25 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
   const synthSeconds = (performance.now() - synthStarted) / 1000;
   const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
 
-  const build = await runWithPeakRss([...hra, 'build', '--corpus', corpusDir, '--out', outDir], root, progress);
+  // Baseline and build alternate, so both see the same load; the first build is the one the bench serves.
+  const baselineArgs = [...hraNodeFlags(root), join(root, 'scripts/bench/sqlite-baseline.ts'), corpusDir];
+  const builds: number[] = [];
+  const baselines: number[] = [];
+  let build: MeasuredRun | undefined;
+  for (let round = 0; round < baselineRounds(scale); round++) {
+    const baselineFile = `${outDir}-baseline-${round}.sqlite`;
+    const baselineStarted = performance.now();
+    await run(process.execPath, [...baselineArgs, baselineFile], root);
+    baselines.push((performance.now() - baselineStarted) / 1000);
+    rmSync(baselineFile, { force: true });
+    const out = round === 0 ? outDir : `${outDir}-round-${round}`;
+    const measured = await runWithPeakRss([...hra, 'build', '--corpus', corpusDir, '--out', out], root, progress);
+    builds.push(measured.seconds);
+    if (round === 0) build = measured;
+    else rmSync(out, { recursive: true, force: true });
+    progress(`bench: round ${round + 1}: plain SQLite baseline ${baselines.at(-1)!.toFixed(1)} s, build ${measured.seconds.toFixed(1)} s`);
+  }
+  if (build === undefined) throw new Error('no build round ran');
   const revision = build.stdout.trim().split('\n').at(-1) ?? '';
   return {
     rows,
@@ -39,6 +68,7 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
     peakRssBytes: build.peakRssBytes,
     rssSource: build.rssSource,
     revision,
+    baseline: { rounds: builds.length, buildSeconds: spreadOf(builds), baselineSeconds: spreadOf(baselines) },
   };
 }
 

@@ -3,6 +3,7 @@ import { atLeastRatio, atMost, buildSecondsTarget, gatewayRssTargetMb, withinBel
 import type { BuildFigures } from './measure-build.ts';
 import type { Spread } from './round-statistics.ts';
 import type { HotFunction } from './summarize-cpu-profile.ts';
+import { plural } from '../plural.ts';
 
 /** Which server answered: a gateway, or bare node:http with two headers or with the gateway's own head. */
 export type ServerMode = GatewayMode | CeilingMode | ComparedMode;
@@ -174,6 +175,10 @@ export function renderFigureTable(report: Pick<BenchReport, 'build' | 'gateways'
   const buildTarget = buildSecondsTarget(scale);
   rows.push(`| synth (corpus generation) | ${build.synthSeconds.toFixed(1)} s | — |`);
   rows.push(`| build, ${build.rows.toLocaleString('en-US')} rows | ${build.buildSeconds.toFixed(1)} s | ${mark(buildTarget === undefined ? undefined : atMost(build.buildSeconds, buildTarget, 's'))} |`);
+  const { rounds, buildSeconds, baselineSeconds } = build.baseline;
+  const ratio = buildSeconds.median / baselineSeconds.median;
+  const seconds = (figure: Spread) => `${figure.median.toFixed(1)} s (${figure.min.toFixed(1)}–${figure.max.toFixed(1)})`;
+  rows.push(`| build / plain SQLite baseline, ${plural(rounds, 'round')} alternating: build ${seconds(buildSeconds)}, baseline ${seconds(baselineSeconds)} | ${ratio.toFixed(2)}x (median / median) | ${mark(atMost(ratio, 2.5, 'x', 2))} |`);
   const peakMib = build.peakRssBytes === undefined ? undefined : build.peakRssBytes / 2 ** 20;
   rows.push(`| build peak RSS (${build.rssSource}) | ${peakMib === undefined ? 'n/a' : `${peakMib.toFixed(0)} MiB`} | ${mark(atMost(peakMib, 1024, 'MiB', 0))} (1 GiB) |`);
   const rssTarget = gatewayRssTargetMb(scale);
