@@ -1,23 +1,25 @@
 /**
  * Starts a gateway process from its configuration: checks and opens the snapshot (load-snapshot.ts) and
- * watches the file it serves (watch-served-file.ts),
- * opens the stores (open-gateway-stores.ts), builds the app and listens (listen-gateway.ts). Returns
+ * watches the file it serves (watch-served-file.ts); while the snapshot's content is hashed, opens the
+ * stores (open-gateway-stores.ts) and builds the app; listens (listen-gateway.ts) once the check passed. Returns
  * handles for hot swap (`reload`, reload-snapshot.ts) and graceful shutdown (`close`,
  * shutdown-gateway.ts); never touches argv, signals or process.exit (the serve command does).
  */
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.ts';
 import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
+import type { GatewayMetrics } from './observability/gateway-metrics.ts';
 import type { DrainOptions, DrainOutcome } from './operations/drain-server.ts';
 import { listenGateway } from './operations/listen-gateway.ts';
 import { openGatewayStores, type GatewayStores } from './operations/open-gateway-stores.ts';
 import { shutdownGateway } from './operations/shutdown-gateway.ts';
 import type { RouteTable } from './routes/route-entry.ts';
-import { loadSnapshot } from './snapshot/load-snapshot.ts';
+import { loadSnapshot, type LoadedSnapshot } from './snapshot/load-snapshot.ts';
 import { createSnapshotReloader, type ReloadOutcome } from './snapshot/reload-snapshot.ts';
+import type { Snapshot } from './snapshot/open-snapshot.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import type { SnapshotHashInFlight } from './snapshot/start-snapshot-hash.ts';
 import { watchServedFile } from './snapshot/watch-served-file.ts';
@@ -73,50 +75,34 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   const now = options.now ?? Date.now;
   // Files this process has verified, so swapping back to a revision does not hash it again.
   const verified = new Map<string, string>();
-  const first = await loadSnapshot(config.dataset, { verified, inFlight: options.snapshotHash });
-  const snapshots = new SnapshotHolder(first.snapshot);
-  let stores: GatewayStores;
+  let isDraining = () => false;
+  const prepare = (snapshot: Snapshot) => settle(prepareServing(snapshot, config, log, { now, options, isDraining: () => isDraining() }));
+  // The stores and the request listener do not depend on the file's verification: they are made while its
+  // content is hashed, 40-120 ms of CPU that used to follow the hash at start-up (BENCHMARKS.md, issue 25
+  // goal 3). Nothing listens before loadSnapshot resolves, so nothing answers from an unverified file.
+  let prepared: Promise<Settled<PreparedServing>> | undefined;
+  let first: LoadedSnapshot;
   try {
-    stores = await openGatewayStores(config, log, now);
+    first = await loadSnapshot(config.dataset, { verified, inFlight: options.snapshotHash, whileHashing: (snapshot) => (prepared = prepare(snapshot)) });
   } catch (error) {
-    snapshots.close();
+    // The file was refused and closed; the refusal is the error to report, whatever became of the stores.
+    const made = await prepared;
+    if (made?.ok === true) await closeStores(made.value.stores);
     throw error;
   }
-  const { keyStore, keyStorageScheme, cursorSecret, limiter } = stores;
+  const made = await (prepared ?? prepare(first.snapshot));
+  if (!made.ok) {
+    first.snapshot.close();
+    throw made.error;
+  }
+  const { snapshots, stores, metrics, encodings, listener } = made.value;
+  const { keyStore, keyStorageScheme, limiter } = stores;
   if (config.redisUrl !== undefined && config.cursorSecret === undefined && keyStorageScheme === 'sqlite') {
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
-  // Loaded only when used, like ioredis: prom-client is a noticeable share of start-up.
-  const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
-  // The served snapshot's compressed bodies: made here so that they are the gateway's to drop and wait on.
-  const encodings = createEncodedBodies({
-    servedSnapshot: () => snapshots.current,
-    maxBytes: splitCacheBudget(config.cacheBytes).encodedBytes,
-    onError: (error) => log.error({ err: error }, 'compressing a response body failed; it is sent uncompressed'),
-  });
-  const listener = createRequestListener({
-    snapshots,
-    encodings,
-    lookupKey: (raw) => keyStore.lookupKey(raw),
-    limiter,
-    now,
-    infrastructure: {
-      sharedRateLimitStorage: limiter.scheme === 'redis',
-      rateLimitStorageScheme: limiter.scheme,
-      trustedOriginProxyConfigured: config.trustProxy,
-      sharedKeyStorage: keyStorageScheme === 'postgres',
-      keyStorageScheme,
-    },
-    trustProxy: config.trustProxy,
-    cursorSecret,
-    log,
-    metrics,
-    isDraining: () => drain.draining,
-    cacheBytes: config.cacheBytes,
-    routes: options.routes,
-  }, { fastPath: options.fastPath });
 
   const { server, drain, url } = await listenGateway(listener, config, log);
+  isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
     throw error;
@@ -144,4 +130,72 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
       return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, keyStore, snapshots }, drainOptions);
     },
   };
+}
+
+/** What serving a snapshot needs besides the snapshot's verification. */
+interface PreparedServing {
+  readonly snapshots: SnapshotHolder;
+  readonly stores: GatewayStores;
+  readonly metrics: GatewayMetrics | undefined;
+  readonly encodings: EncodedBodies;
+  readonly listener: RequestListener;
+}
+
+/** A settled promise's outcome, held without an unhandled rejection while the hash runs. */
+type Settled<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then((value) => ({ ok: true, value }), (error: unknown) => ({ ok: false, error }));
+}
+
+/**
+ * Opens the stores and builds the request listener over `snapshot`, which reads nothing from it: requests
+ * acquire it from the holder, and none can arrive before the server listens. On failure it closes the stores
+ * it opened; the snapshot is its caller's to close.
+ */
+async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: GatewayLog, context: { now: () => number; options: StartOptions; isDraining: () => boolean }): Promise<PreparedServing> {
+  const { now, options } = context;
+  const snapshots = new SnapshotHolder(snapshot);
+  const stores = await openGatewayStores(config, log, now);
+  try {
+    const { keyStore, keyStorageScheme, cursorSecret, limiter } = stores;
+    // Loaded only when used, like ioredis: prom-client is a noticeable share of start-up.
+    const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
+    // The served snapshot's compressed bodies: made here so that they are the gateway's to drop and wait on.
+    const encodings = createEncodedBodies({
+      servedSnapshot: () => snapshots.current,
+      maxBytes: splitCacheBudget(config.cacheBytes).encodedBytes,
+      onError: (error) => log.error({ err: error }, 'compressing a response body failed; it is sent uncompressed'),
+    });
+    const listener = createRequestListener({
+      snapshots,
+      encodings,
+      lookupKey: (raw) => keyStore.lookupKey(raw),
+      limiter,
+      now,
+      infrastructure: {
+        sharedRateLimitStorage: limiter.scheme === 'redis',
+        rateLimitStorageScheme: limiter.scheme,
+        trustedOriginProxyConfigured: config.trustProxy,
+        sharedKeyStorage: keyStorageScheme === 'postgres',
+        keyStorageScheme,
+      },
+      trustProxy: config.trustProxy,
+      cursorSecret,
+      log,
+      metrics,
+      isDraining: context.isDraining,
+      cacheBytes: config.cacheBytes,
+      routes: options.routes,
+    }, { fastPath: options.fastPath });
+    return { snapshots, stores, metrics, encodings, listener };
+  } catch (error) {
+    await closeStores(stores);
+    throw error;
+  }
+}
+
+async function closeStores(stores: GatewayStores): Promise<void> {
+  await stores.limiter.close();
+  await stores.keyStore.close();
 }

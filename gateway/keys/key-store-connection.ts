@@ -2,9 +2,13 @@
  * One open connection to a key store file, with the two statements the request path runs on it. The key
  * store opens one at start and, when the file at its path is replaced or rewritten, another on the new
  * file (follow-key-store-file.ts).
+ *
+ * Kysely, which writes and listings go through, is imported only by the first of them: a gateway only
+ * looks keys up, and kysely's 263 modules were the largest share of its start-up's module loading, CPU
+ * taken from the snapshot's hash running beside it (BENCHMARKS.md, issue 25 goal 3).
  */
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { toKeyStoreError } from './key-errors.ts';
 import type { KeyRowForVerdict } from './key-lookup.ts';
 import { migrateKeyStore, type KeyStoreDatabase } from './key-store-schema.ts';
@@ -12,8 +16,8 @@ import { migrateKeyStore, type KeyStoreDatabase } from './key-store-schema.ts';
 /** A connection and what runs on it; `db.close()` releases all of it (Kysely holds nothing else). */
 export interface KeyStoreConnection {
   readonly db: Database.Database;
-  /** Writes and listings. */
-  readonly kysely: Kysely<KeyStoreDatabase>;
+  /** Writes and listings: Kysely over `db`, made (and kysely loaded) by the first call, the same one after. */
+  kysely(): Promise<Kysely<KeyStoreDatabase>>;
   /** The request-path lookup by digest, prepared once. */
   readonly lookup: Database.Statement<[string], KeyRowForVerdict>;
   /** `PRAGMA data_version`: moves when another connection commits to this file. */
@@ -41,9 +45,11 @@ export function openKeyStoreConnection(path: string, options: KeyStoreConnection
     // WAL is stored in the file, so only a store being created needs the pragma (it writes the header).
     if (create) db.pragma('journal_mode = WAL');
     migrateKeyStore(db, path, { create });
+    const database = db;
+    let kysely: Promise<Kysely<KeyStoreDatabase>> | undefined;
     return {
       db,
-      kysely: new Kysely<KeyStoreDatabase>({ dialect: new SqliteDialect({ database: db }) }),
+      kysely: () => (kysely ??= kyselyOver(database)),
       lookup: db.prepare<[string], KeyRowForVerdict>(
         'SELECT id, tier, cities, created_at, expires_at, revoked_at FROM api_keys WHERE secret_digest = ?',
       ),
@@ -53,4 +59,10 @@ export function openKeyStoreConnection(path: string, options: KeyStoreConnection
     db?.close();
     throw toKeyStoreError(error, `opening ${path}`);
   }
+}
+
+/** Kysely over an open better-sqlite3 database; `db.close()` is all it needs to be released. */
+async function kyselyOver(database: Database.Database): Promise<Kysely<KeyStoreDatabase>> {
+  const { Kysely, SqliteDialect } = await import('kysely');
+  return new Kysely<KeyStoreDatabase>({ dialect: new SqliteDialect({ database }) });
 }

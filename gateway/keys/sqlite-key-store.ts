@@ -13,7 +13,6 @@
  */
 import { existsSync } from 'node:fs';
 import { FollowedKeyStoreFile, KEY_STORE_FILE_CHECK_MS, type KeyStoreFileEvent } from './follow-key-store-file.ts';
-import { inImmediateTransaction } from './in-immediate-transaction.ts';
 import { digestKey, parseKeyShape } from './key-format.ts';
 import { KeyStoreMissingError, toKeyStoreError } from './key-errors.ts';
 import type { ListedKey } from './key-listing.ts';
@@ -153,7 +152,7 @@ class SqliteKeyStore implements LocalKeyStore {
   async listKeys(): Promise<readonly ListedKey[]> {
     const now = this.#now();
     try {
-      return await listStoredKeys(this.#connection().kysely, now);
+      return await listStoredKeys(await this.#connection().kysely(), now);
     } catch (error) {
       throw toKeyStoreError(error, 'listing keys');
     }
@@ -180,8 +179,11 @@ class SqliteKeyStore implements LocalKeyStore {
 
   async #write<T>(doing: string, work: (db: Kysely<KeyStoreDatabase>) => Promise<T>): Promise<T> {
     try {
+      // Imports kysely at the first write (key-store-connection.ts), before the connection is taken, so
+      // that loading modules does not come between taking the connection and writing through it.
+      const { inImmediateTransaction } = await import('./in-immediate-transaction.ts');
       const connection = this.#connection();
-      const result = await inImmediateTransaction(connection.kysely, work);
+      const result = await inImmediateTransaction(await connection.kysely(), work);
       emptyWriteAheadLog(connection);
       return result;
     } catch (error) {

@@ -71,6 +71,12 @@ export interface LoadSnapshotOptions {
    * it matches the file, identity and ranges checked here, and released in every case before the load settles.
    */
   inFlight?: SnapshotHashInFlight;
+  /**
+   * Called once, with the file opened and its cheap checks passed, while its content is being hashed: start-up
+   * builds its request listener meanwhile (start-gateway.ts). Nothing may answer from `snapshot` before the
+   * load resolves; when it rejects, `snapshot` has been closed and what was built on it must be dropped.
+   */
+  whileHashing?: (snapshot: Snapshot) => void;
 }
 
 // A process only ever alternates among a few revisions; the cap keeps a long-lived gateway's memo bounded.
@@ -109,17 +115,23 @@ async function checkAndOpen(path: string, options: LoadSnapshotOptions): Promise
     const identity = identityOfStats(stat);
     const hashed = options.verified?.get(identity) !== recorded;
     let hashedEarly = false;
-    if (hashed) {
+    if (!hashed) options.whileHashing?.(snapshot);
+    else {
       const size = Number(stat.size);
       const segments = size > (options.inlineHashBytes ?? INLINE_HASH_BYTES) ? readSegmentDigests(file, recorded, size, refuse) : undefined;
       const ranges = hashedRanges(size, segments);
       const early = earlyDigests(options, file, identity, ranges);
       hashedEarly = early !== undefined;
+      // Under way before the caller's work while hashing; awaited right after it, so a rejection is always handled.
+      const digests = early ?? (segments === undefined
+        ? sha256OfDescriptor(fd, size, options.signal).then((digest) => [digest])
+        : sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal));
+      options.whileHashing?.(snapshot);
       if (segments === undefined) {
-        const actual = early === undefined ? await sha256OfDescriptor(fd, size, options.signal) : (await early)[0];
+        const actual = (await digests)[0];
         if (actual !== recorded) throw refuse('content', `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`);
       } else {
-        const actual = early === undefined ? await sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal) : await early;
+        const actual = await digests;
         const bad = actual.findIndex((hex, index) => hex !== segments.segments[index]);
         if (bad >= 0) {
           const [start, end] = ranges[bad] ?? [0, 0];
