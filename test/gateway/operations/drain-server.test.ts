@@ -33,6 +33,14 @@ function collect(socket: Socket): { readonly text: string; closed: Promise<strin
   return received;
 }
 
+/** Opens a connection to `port` and writes `requests` on it (pipelined when there are several). */
+function send(port: number, ...requests: string[]): Socket & { received: { readonly text: string; closed: Promise<string> } } {
+  const socket = connect(port, '127.0.0.1');
+  const received = collect(socket);
+  socket.write(requests.map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+  return Object.assign(socket, { received });
+}
+
 async function until(condition: () => boolean): Promise<void> {
   for (let attempt = 0; !condition(); attempt++) {
     assert.ok(attempt < 200, 'condition not met within 2 s');
@@ -45,10 +53,8 @@ describe('createDrainableServer', () => {
     const { server, drain, held, port } = await heldServer();
     try {
       assert.equal(drain.inFlight, 0);
-      const first = connect(port, '127.0.0.1');
-      first.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
-      const second = connect(port, '127.0.0.1');
-      second.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+      const first = send(port, '/hold');
+      const second = send(port, '/hold');
       await until(() => held.length === 2);
       assert.equal(drain.inFlight, 2);
       held[0]?.end('done');
@@ -65,14 +71,11 @@ describe('createDrainableServer', () => {
 
   it('says Connection: close on a held response, a later request; ends the connection of the one pipelined behind it; drains when all closed', async () => {
     const { drain, held, port } = await heldServer();
-    const socket = connect(port, '127.0.0.1');
-    const received = collect(socket);
     // Two pipelined requests: the second waits behind the held first one.
-    socket.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\nGET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { received } = send(port, '/hold', '/hold');
     await until(() => held.length === 2);
-    const idle = connect(port, '127.0.0.1');
-    const idleReceived = collect(idle);
-    idle.write('GET /before HTTP/1.1\r\nHost: x\r\n\r\n');
+    const idle = send(port, '/before');
+    const idleReceived = idle.received;
     await until(() => idleReceived.text.endsWith('answer /before'));
     assert.equal(drain.inFlight, 2);
 
@@ -102,9 +105,7 @@ describe('createDrainableServer', () => {
 
   it('cuts off what is still in flight at the deadline and counts it', async () => {
     const { drain, held, port } = await heldServer();
-    const socket = connect(port, '127.0.0.1');
-    const received = collect(socket);
-    socket.write('GET /hold HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { received } = send(port, '/hold');
     await until(() => held.length === 1);
     assert.deepEqual(await drain.drain({ idleGraceMs: 20, deadlineMs: 100 }), { drained: false, abandoned: 1 });
     assert.equal(await received.closed, '');
