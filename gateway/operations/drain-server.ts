@@ -97,10 +97,13 @@ function trackedResponseClass(state: DrainState) {
       if (state.draining) this.setHeader('Connection', 'close');
     }
 
-    // Every event of a response carries at most one argument; a rest parameter would allocate per emit.
+    // node's events of a response carry at most one argument; a rest parameter would allocate per emit,
+    // so any other count is forwarded as it came.
     override emit(event: string | symbol, argument?: unknown): boolean {
       if (event === 'close' && !this.#closed) this.#untrack();
-      return arguments.length < 2 ? super.emit(event) : super.emit(event, argument);
+      if (arguments.length === 1) return super.emit(event);
+      if (arguments.length === 2) return super.emit(event, argument);
+      return (Base.prototype.emit as (...args: unknown[]) => boolean).apply(this, Array.from(arguments));
     }
 
     #untrack(): void {

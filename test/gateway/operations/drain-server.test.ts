@@ -103,6 +103,26 @@ describe('createDrainableServer', () => {
     assert.match(idleHeads[1] ?? '', /Connection: close\r\n[^]*answer \/after$/);
   });
 
+  it('hands every event of a response to its listeners with all its arguments', async () => {
+    const { server } = createDrainableServer({}, (_request, response) => {
+      const seen: unknown[][] = [];
+      response.on('custom', (...args: unknown[]) => seen.push(args));
+      response.emit('custom');
+      response.emit('custom', 1);
+      response.emit('custom', 1, 2, 3);
+      response.end(JSON.stringify(seen));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      assert.deepEqual(await response.json(), [[], [1], [1, 2, 3]]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('cuts off what is still in flight at the deadline and counts it', async () => {
     const { drain, held, port } = await heldServer();
     const { received } = send(port, '/hold');
