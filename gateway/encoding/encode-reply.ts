@@ -27,6 +27,8 @@ export interface EncodedReply {
 /** The token a varying response adds to `Vary`. */
 export const VARY_ACCEPT_ENCODING = 'Accept-Encoding';
 
+const NO_HEADERS: readonly (readonly [string, string])[] = Object.freeze([]);
+
 const byteLength = (body: Buffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
 /**
@@ -47,10 +49,16 @@ export function encodeReply(reply: RouteReply, request: RouteRequest, encodings:
       if (body !== undefined) body = form;
     }
   }
-  const headers: [string, string][] = [];
   if (reply.status === 304 && reply.heldCoding !== undefined) coding = reply.heldCoding;
-  if (reply.etag !== undefined) headers.push(['ETag', codingEtag(reply.etag, coding)]);
-  if (body !== undefined && coding !== 'identity') headers.push(['Content-Encoding', coding]);
+  const compressed = body !== undefined && coding !== 'identity';
+  // Most answers (every program collection and record) have neither header: they share one empty list.
+  let headers: readonly (readonly [string, string])[] = NO_HEADERS;
+  if (reply.etag !== undefined || compressed) {
+    const list: [string, string][] = [];
+    if (reply.etag !== undefined) list.push(['ETag', codingEtag(reply.etag, coding)]);
+    if (compressed) list.push(['Content-Encoding', coding]);
+    headers = list;
+  }
   const bodyBytes = body === undefined ? 0 : body === source ? sourceBytes : byteLength(body);
   return { body, bodyBytes, coding, headers, vary };
 }

@@ -128,12 +128,13 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     return revisionHeader.pair;
   };
 
-  /** Logs and counts an answered request; `sent` is the body bytes written (none for HEAD and 304) in `coding`. */
-  const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, sent: { coding: ResponseCoding; bytes: number }, key?: LicensedKey) => {
+  /** Logs and counts an answered request; `bytes` is the body bytes written (none for HEAD and 304) in `coding`. */
+  const finish = (request: IncomingMessage, route: string, requestId: string, status: number, started: number, coding: ResponseCoding, bytes: number, key?: LicensedKey) => {
     const method = request.method ?? 'GET';
     logRequestLine(log, { requestId, method, route, status, started, key, fastPath: true });
-    metrics?.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
-    metrics?.countResponseBytes(sent.coding, sent.bytes);
+    if (metrics === undefined) return;
+    metrics.observeRequest({ route, method, status, seconds: (performance.now() - started) / 1000 });
+    metrics.countResponseBytes(coding, bytes);
   };
 
   const sendError = (response: ServerResponse, head: boolean, caught: unknown, before: string[]) => {
@@ -179,7 +180,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       refuse(answered, requestId, headers, error);
       return;
     }
-    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, { coding, bytes }, answered.key);
+    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, coding, bytes, answered.key);
   };
 
   /** Answers metering's 429 or 503 (or an unexpected failure) as the Koa chain renders it. */
@@ -189,7 +190,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     let sent = { status: 500, bytes: 0 };
     if (response.headersSent) response.destroy();
     else sent = sendError(response, request.method === 'HEAD', error, headers);
-    finish(request, fast.chain.route.path, requestId, sent.status, answered.started, { coding: 'identity', bytes: sent.bytes });
+    finish(request, fast.chain.route.path, requestId, sent.status, answered.started, 'identity', sent.bytes);
   };
 
   /**

@@ -4,8 +4,13 @@
  * carries `Connection: close` (so a keep-alive client learns to go elsewhere without losing a request),
  * idle keep-alive connections are closed after a short grace, and the drain ends when the last
  * connection has closed, or at the deadline, when whatever is left is cut off.
+ *
+ * The responses in flight are tracked by the server's own response class rather than by a `request`
+ * listener: a listener prepended to the app's made node copy the listener array at every request, and
+ * each response carried a `close` listener and a Set entry. Here a response links itself into a list
+ * when node makes it and unlinks when it emits `close`, with no allocation per request.
  */
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { Server as NetServer } from 'node:net';
 
 /** How a drain ended. */
@@ -38,40 +43,98 @@ export interface ServerDrain {
   drain(options: DrainOptions): Promise<DrainOutcome>;
 }
 
-/** Tracks the requests of `server` so that it can be drained; call before the server receives requests. */
-export function trackServerDrain(server: Server): ServerDrain {
-  const responses = new Set<ServerResponse>();
-  let draining = false;
-  let idleClosed = false;
+/** A server made by createDrainableServer, with its drain handle. */
+export interface DrainableServer {
+  readonly server: Server;
+  readonly drain: ServerDrain;
+}
+
+/** The state one server's responses share: the list of those in flight, and whether draining began. */
+interface DrainState {
+  draining: boolean;
+  idleClosed: boolean;
+  inFlight: number;
+  /** Sentinel of a circular doubly-linked list of the responses in flight. */
+  readonly ring: { prev: Linked; next: Linked };
+  server?: Server;
+}
+
+interface Linked {
+  prev: Linked;
+  next: Linked;
+}
+
+/** Creates an HTTP server whose requests are tracked so that it can be drained. */
+export function createDrainableServer(options: ServerOptions, listener: RequestListener): DrainableServer {
+  const ring = {} as { prev: Linked; next: Linked };
+  ring.prev = ring;
+  ring.next = ring;
+  const state: DrainState = { draining: false, idleClosed: false, inFlight: 0, ring };
+  const TrackedResponse = trackedResponseClass(state);
+  const server = createServer({ ...options, ServerResponse: TrackedResponse as unknown as typeof ServerResponse<IncomingMessage> }, listener);
+  state.server = server;
+  return { server, drain: drainHandle(server, state) };
+}
+
+/** The response class of one server: made by node for every request, before the `request` event. */
+function trackedResponseClass(state: DrainState) {
+  // node:http constructs its response class with (request, options); the typings name only the request.
+  const Base = ServerResponse as unknown as new (request: IncomingMessage, options?: object) => ServerResponse;
+  return class TrackedResponse extends Base implements Linked {
+    prev: Linked;
+    next: Linked;
+    #closed = false;
+
+    constructor(request: IncomingMessage, options?: object) {
+      super(request, options);
+      const { ring } = state;
+      this.prev = ring.prev;
+      this.next = ring;
+      ring.prev.next = this;
+      ring.prev = this;
+      state.inFlight += 1;
+      // Set before the app's handler can start writing, as for every response from the drain on.
+      if (state.draining) this.setHeader('Connection', 'close');
+    }
+
+    // node's events of a response carry at most one argument; a rest parameter would allocate per emit,
+    // so any other count is forwarded as it came.
+    override emit(event: string | symbol, argument?: unknown): boolean {
+      if (event === 'close' && !this.#closed) this.#untrack();
+      if (arguments.length === 1) return super.emit(event);
+      if (arguments.length === 2) return super.emit(event, argument);
+      return (Base.prototype.emit as (...args: unknown[]) => boolean).apply(this, Array.from(arguments));
+    }
+
+    #untrack(): void {
+      this.#closed = true;
+      this.prev.next = this.next;
+      this.next.prev = this.prev;
+      state.inFlight -= 1;
+      // A response whose headers left before the drain began could not say `Connection: close`;
+      // once the grace is over its socket is closed as soon as it turns idle.
+      const { server } = state;
+      if (state.idleClosed && server !== undefined) setImmediate(() => server.closeIdleConnections());
+    }
+  };
+}
+
+function drainHandle(server: Server, state: DrainState): ServerDrain {
   let outcome: Promise<DrainOutcome> | undefined;
-
-  // One listener for every response, not a closure (and `once` wrapper) made per request: a response
-  // closes once, and `this` is the response.
-  function onResponseClose(this: ServerResponse): void {
-    responses.delete(this);
-    // A response whose headers left before the drain began could not say `Connection: close`;
-    // once the grace is over its socket is closed as soon as it turns idle.
-    if (idleClosed) setImmediate(() => server.closeIdleConnections());
-  }
-
-  // Prepended, so the header is set before the app's handler can start writing.
-  server.prependListener('request', (_request, response: ServerResponse) => {
-    responses.add(response);
-    if (draining) response.setHeader('Connection', 'close');
-    response.on('close', onResponseClose);
-  });
-
   return {
     get draining() {
-      return draining;
+      return state.draining;
     },
     get inFlight() {
-      return responses.size;
+      return state.inFlight;
     },
     drain(options) {
       outcome ??= new Promise<DrainOutcome>((resolve) => {
-        draining = true;
-        for (const response of responses) if (!response.headersSent) response.setHeader('Connection', 'close');
+        state.draining = true;
+        for (let node = state.ring.next; node !== state.ring; node = node.next) {
+          const response = node as unknown as ServerResponse;
+          if (!response.headersSent) response.setHeader('Connection', 'close');
+        }
         let idleTimer: NodeJS.Timeout | undefined;
         let deadline: NodeJS.Timeout | undefined;
         let settled = false;
@@ -80,7 +143,7 @@ export function trackServerDrain(server: Server): ServerDrain {
           settled = true;
           clearTimeout(idleTimer);
           clearTimeout(deadline);
-          const abandoned = responses.size;
+          const abandoned = state.inFlight;
           if (!drained) server.closeAllConnections();
           resolve({ drained, abandoned });
         };
@@ -88,7 +151,7 @@ export function trackServerDrain(server: Server): ServerDrain {
         // own close() would also destroy idle keep-alive sockets at once, racing in-transit requests.
         NetServer.prototype.close.call(server, () => finish(true));
         idleTimer = setTimeout(() => {
-          idleClosed = true;
+          state.idleClosed = true;
           server.closeIdleConnections();
         }, options.idleGraceMs);
         deadline = setTimeout(() => finish(false), options.deadlineMs);

@@ -1,10 +1,10 @@
 /** Puts a request listener on a hardened HTTP server and listens, tracking connections for a graceful drain. */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { hardenServer, SERVER_LIMITS } from '../http/harden-server.ts';
 import { listenOn } from '../http/listen-on.ts';
 import { refuseLargeHeaderBlocks } from '../http/refuse-large-header-blocks.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
-import { trackServerDrain, type ServerDrain } from './drain-server.ts';
+import { createDrainableServer, type ServerDrain } from './drain-server.ts';
 
 /** A listening server, its drain tracker and the base URL it answers on. */
 export interface ListeningGateway {
@@ -15,9 +15,8 @@ export interface ListeningGateway {
 
 /** Listens on `port` and `host`; rejects (nothing left listening) when the address cannot be bound. */
 export async function listenGateway(listener: RequestListener, address: { port: number; host: string }, log: GatewayLogger): Promise<ListeningGateway> {
-  const server = createServer(SERVER_LIMITS, refuseLargeHeaderBlocks(listener));
+  const { server, drain } = createDrainableServer(SERVER_LIMITS, refuseLargeHeaderBlocks(listener));
   hardenServer(server, log);
-  const drain = trackServerDrain(server);
   const url = await listenOn(server, address.port, address.host);
   return { server, drain, url };
 }

@@ -10,6 +10,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
 import type { FilteredCollection } from './filter-collection.ts';
 import { hasNoFilters, type ProgramFilters } from './parse-program-filters.ts';
+import { createRevisionKeys } from './revision-keys.ts';
 
 // One message for every missing, withheld or quarantined record: the route is no oracle (spec 4.3).
 const recordNotFound = () => new ApiError(404, 'NOT_FOUND', 'program not found in the licensed live scope');
@@ -41,8 +42,9 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
   const records = new LRUCache<string, Buffer>({ maxSize: options.recordBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
   // Whether a slug is a live city of a revision, remembered: a filtered cache hit then reads no SQLite at all.
   const liveCities = new LRUCache<string, boolean>({ max: 50_000 });
+  const keys = createRevisionKeys();
   const isLiveCity = (snapshot: Snapshot, city: string) => {
-    const key = `${snapshot.revision}\u0000${city}`;
+    const key = keys.city(snapshot.revision, city);
     let live = liveCities.get(key);
     if (live === undefined) {
       live = snapshot.city(city) !== undefined;
@@ -54,7 +56,7 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
   // The unfiltered collection of a city the caller knows is in the snapshot, through the cache: it also
   // holds every served record's bytes (snapshot format 4), so the detail route reads it too.
   const unfilteredBody = (snapshot: Snapshot, city: string): Buffer | undefined => {
-    const key = `${snapshot.revision}\u0000${city}`;
+    const key = keys.city(snapshot.revision, city);
     const cached = unfiltered.get(key);
     if (cached) return cached;
     const stored = snapshot.collection(city);
@@ -65,7 +67,7 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
   return {
     collection(snapshot, city, filters) {
       if (hasNoFilters(filters)) {
-        const cached = unfiltered.get(`${snapshot.revision}\u0000${city}`);
+        const cached = unfiltered.get(keys.city(snapshot.revision, city));
         if (cached) return cached;
         if (city !== NATIONAL_SLUG && !isLiveCity(snapshot, city)) throw cityNotFound();
         const body = unfilteredBody(snapshot, city);
@@ -76,7 +78,7 @@ export function createProgramBodies(filteredCollection: FilteredCollection, opti
       return filteredCollection(snapshot, city, filters);
     },
     record(snapshot, city, programId) {
-      const key = `${snapshot.revision}\u0000${city}\u0000${programId}`;
+      const key = keys.record(snapshot.revision, city, programId);
       const cached = records.get(key);
       if (cached) return cached;
       // Withheld records are not in what servedRecordPlace reads: they miss exactly as unknown ids do.

@@ -61,6 +61,20 @@ describe('createProgramBodies', () => {
     assert.equal(reads.collection - before, 6);
   });
 
+  it('serves each revision its own bytes when requests of two revisions interleave (a swap in progress)', () => {
+    const swapped = Object.create(snapshot) as Snapshot;
+    const other = (city: string) => Buffer.from(`{"other":${JSON.stringify(city)}}`);
+    Object.defineProperty(swapped, 'revision', { value: `${snapshot.revision}-next` });
+    Object.assign(swapped, { collection: (city: string) => ({ ...snapshot.collection(city), body: other(city) }) });
+    const shared = bodies(64 * 2 ** 20);
+    for (let round = 0; round < 3; round++) {
+      for (const city of ['alpha', 'beta']) {
+        assert.ok(shared.collection(snapshot, city, {}).equals(snapshot.collection(city)?.body ?? Buffer.alloc(0)), `${city} round ${round}`);
+        assert.ok(shared.collection(swapped, city, {}).equals(other(city)), `${city} round ${round}, other revision`);
+      }
+    }
+  });
+
   it('misses a withheld id exactly as an id that never existed: the same snapshot reads, the same 404', () => {
     // Every read of the snapshot, with the id masked, and whether it found anything.
     const trace = (id: string) => {
