@@ -1,5 +1,5 @@
 /** Loads a corpus folder, validating every file and every cross-file rule, and reports all problems at once. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { CorpusInvalidError, type CorpusProblem } from './corpus-problem.ts';
@@ -20,6 +20,9 @@ import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts'
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
 import { createAjv, describeFailures } from './schema-validator.ts';
 import { indexCorrections, recordKey } from '../derive/apply-corrections.ts';
+
+// Kept importable from here for its many readers; it lives apart so a build worker need not load the validators.
+export { readCityPrograms } from './read-city-programs.ts';
 
 /** Options for loadCorpus. */
 export interface LoadCorpusOptions {
@@ -149,16 +152,6 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     root, manifest, cities, programFiles, programIds, national, adjacentRules, quarantine, linkChecks,
     sourceReviews, quoteChecks, corrections, vocabularies, changes, reports,
   };
-}
-
-/** Re-reads one city's program rows, already validated by loadCorpus, in file order. */
-export function readCityPrograms(corpus: Pick<Corpus, 'programFiles'>, slug: string): ProgramRow[] {
-  const file = corpus.programFiles.get(slug);
-  if (!file) return [];
-  const text = readFileSync(file, 'utf8');
-  const rows: ProgramRow[] = [];
-  for (const line of text.split('\n')) if (line.trim() !== '') rows.push(JSON.parse(line) as ProgramRow);
-  return rows;
 }
 
 function listProgramFiles(root: string, label: string, problems: CorpusProblem[]): string[] {

@@ -6,7 +6,7 @@
 import { API_VERSION, REVISION_SCHEME } from '../contract/api-version.ts';
 import type { Revision } from '../contract/parse-revision.ts';
 import type { Corpus, ProgramRow } from '../corpus/corpus-types.ts';
-import { readCityPrograms } from '../corpus/load-corpus.ts';
+import { readCityPrograms } from '../corpus/read-city-programs.ts';
 import { canonicalDigest, unorderedDigest } from './canonical-digest.ts';
 import { computeEnrichmentDigest } from './enrichment-digest.ts';
 

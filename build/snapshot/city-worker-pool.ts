@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { indexEvidence, type CityEvidence } from './city-evidence.ts';
+import { indexEvidence, type CityEvidence, type EvidenceIndex } from './city-evidence.ts';
 import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
 
 /**
@@ -45,7 +45,7 @@ function tsxApi(): string | undefined {
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 const fail = (error) => {
-  workerData.port.postMessage({ ok: false, message: String((error && error.stack) || error) });
+  workerData.port.postMessage({ ok: false, fatal: true, message: String((error && error.stack) || error) });
   Atomics.add(workerData.answered, 0, 1);
   Atomics.notify(workerData.answered, 0);
 };
@@ -68,6 +68,7 @@ export interface CityTaskRunner {
 const NO_EVIDENCE: CityEvidence = { linkChecks: [], sourceReviews: [], quoteChecks: [], corrections: [], quarantine: [] };
 
 interface Lane {
+  index: number;
   worker: Worker;
   port: MessagePort;
   answered: Int32Array;
@@ -107,7 +108,30 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
       close() {},
     };
   }
-  const evidenceIndex = indexEvidence(evidence);
+  return startCityWorkers(workers).runner(inputs, evidence);
+}
+
+/** Worker threads started before the corpus is loaded (their inputs come later), which can digest meanwhile. */
+export interface CityWorkers {
+  readonly workers: number;
+  /**
+   * Starts digesting these program files (slug -> path) now, while this thread loads the corpus; their
+   * answers wait in the ports until `runner` reads them.
+   */
+  digestAhead(files: ReadonlyMap<string, string>): void;
+  /**
+   * The runner over these threads, once the corpus is loaded: sends them `inputs`, then takes the digests
+   * asked ahead (waiting for the last), keeping those of files the corpus reads from the same path. A batch
+   * that failed ahead (a file the loader refused or does not read) is dropped: its cities, if the build
+   * needs them, are digested again, so a real failure is reported by the task that needs it.
+   */
+  runner(inputs: CityTaskInputs, evidence: CityEvidence): CityTaskRunner;
+  close(): void;
+}
+
+/** Starts `workers` (at least 1) worker threads that have no inputs yet (see CityWorkers). */
+export function startCityWorkers(workers: number): CityWorkers {
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`build workers must be a whole number above 0, got ${workers}`);
   const registerTsx = tsxApi();
   const lanes: Lane[] = [];
   for (let index = 0; index < workers; index++) {
@@ -115,19 +139,75 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
     const answered = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: { entry: WORKER_ENTRY, tsxApi: registerTsx, inputs, port: port2, answered },
+      workerData: { entry: WORKER_ENTRY, tsxApi: registerTsx, port: port2, answered },
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
     });
     // The writer waits on the counter, not on events: a worker must not keep the process alive by itself.
     worker.unref();
-    lanes.push({ worker, port: port1, answered });
+    lanes.push({ index, worker, port: port1, answered });
   }
+  const close = () => {
+    for (const lane of lanes) {
+      lane.port.close();
+      void lane.worker.terminate();
+    }
+  };
+  // Batches posted ahead, in order: batch i went to lane i mod n, whose answers come in the order posted.
+  const aheadBatches: Array<{ files: Map<string, string> }> = [];
+  return {
+    workers,
+    digestAhead(files) {
+      const entries = [...files];
+      for (let start = 0; start < entries.length; start += TASKS_PER_BATCH) {
+        const batch = entries.slice(start, start + TASKS_PER_BATCH);
+        const tasks: CityTask[] = batch.map(([slug, file]) => ({ kind: 'digest', slug, file }));
+        lanes[aheadBatches.length % lanes.length]!.worker.postMessage({ tasks, evidence: NO_EVIDENCE });
+        aheadBatches.push({ files: new Map(batch) });
+      }
+    },
+    runner(inputs, evidence) {
+      for (const lane of lanes) lane.worker.postMessage({ inputs });
+      const evidenceIndex = indexEvidence(evidence);
+      const ahead = new Map<string, CityTaskResult>();
+      aheadBatches.forEach((batch, index) => {
+        const lane = lanes[index % lanes.length]!;
+        const answer = receiveAnswer(lane);
+        if (!answer.ok && answer.fatal) throw new Error(`build worker ${lane.index} failed: ${answer.message}`);
+        if (!answer.ok) return;
+        for (const result of answer.results) {
+          if (result.kind !== 'digest' || inputs.programFiles.get(result.slug) !== batch.files.get(result.slug)) continue;
+          ahead.set(result.slug, result);
+          evidenceIndex.noteUrls(result.slug, result.urls);
+        }
+      });
+      aheadBatches.length = 0;
+      return createRunner(lanes, evidenceIndex, ahead, close);
+    },
+    close,
+  };
+}
+
+function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahead: ReadonlyMap<string, CityTaskResult>, close: () => void): CityTaskRunner {
   // A run left before its end leaves answers in the ports that a later run would take for its own.
   let abandoned = false;
   const runner: CityTaskRunner = {
-    workers,
+    workers: lanes.length,
     *run(tasks) {
+      const isAhead = (task: CityTask) => task.kind === 'digest' && ahead.has(task.slug);
+      if (tasks.some(isAhead)) {
+        // Answered ahead: yield those, the rest from the workers, in task order.
+        const rest = runner.run(tasks.filter((task) => !isAhead(task)));
+        for (const task of tasks) {
+          if (isAhead(task)) yield ahead.get(task.slug)!;
+          else {
+            const next = rest.next();
+            if (next.done) throw new Error('build workers answered fewer tasks than they were sent');
+            yield next.value;
+          }
+        }
+        return;
+      }
       if (abandoned) throw new Error('build workers: a run was left unfinished, so their answers are out of step');
       const unsurveyed = tasks.filter((task) => task.kind === 'serialize' && !evidenceIndex.hasUrls(task.slug));
       if (unsurveyed.length > 0) {
@@ -146,7 +226,7 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
             const serialize = batch.some((task) => task.kind === 'serialize');
             lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? evidenceIndex.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
           }
-          for (const result of receive(lanes[next % lanes.length]!, next % lanes.length)) {
+          for (const result of receive(lanes[next % lanes.length]!)) {
             if (result.kind === 'digest') evidenceIndex.noteUrls(result.slug, result.urls);
             yield result;
           }
@@ -156,29 +236,32 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
         if (!finished) abandoned = true;
       }
     },
-    close() {
-      for (const lane of lanes) {
-        lane.port.close();
-        void lane.worker.terminate();
-      }
-    },
+    close,
   };
   return runner;
 }
 
-function receive(lane: Lane, index: number): CityTaskResult[] {
+/** A batch's answer; `fatal` when the thread itself failed (its module did not load, or it threw outside a task). */
+type Answer = { ok: true; results: CityTaskResult[] } | { ok: false; fatal?: true; message: string };
+
+function receive(lane: Lane): CityTaskResult[] {
+  const answer = receiveAnswer(lane);
+  if (!answer.ok) throw new Error(`build worker ${lane.index} failed: ${answer.message}`);
+  return answer.results;
+}
+
+/** The next answer of `lane`, waiting for it. */
+function receiveAnswer(lane: Lane): Answer {
   let waited = 0;
   for (;;) {
     const seen = Atomics.load(lane.answered, 0);
     const message = receiveMessageOnPort(lane.port);
     if (message !== undefined) {
-      const answer = message.message as { ok: true; results: CityTaskResult[] } | { ok: false; message: string };
-      if (!answer.ok) throw new Error(`build worker ${index} failed: ${answer.message}`);
-      return answer.results;
+      return message.message as Answer;
     }
     if (Atomics.wait(lane.answered, 0, seen, 1000) === 'timed-out') {
       waited += 1000;
-      if (waited >= SILENT_WORKER_MS) throw new Error(`build worker ${index} answered nothing for ${SILENT_WORKER_MS / 1000} s`);
+      if (waited >= SILENT_WORKER_MS) throw new Error(`build worker ${lane.index} answered nothing for ${SILENT_WORKER_MS / 1000} s`);
     }
   }
 }

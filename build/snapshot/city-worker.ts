@@ -7,10 +7,16 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { CityEvidence } from './city-evidence.ts';
 import { createCityTaskHandler, type CityTask, type CityTaskInputs } from './city-tasks.ts';
 
-const { inputs, port, answered } = workerData as { inputs: CityTaskInputs; port: MessagePort; answered: Int32Array };
-const handle = createCityTaskHandler(inputs);
+const { port, answered } = workerData as { port: MessagePort; answered: Int32Array };
+// The inputs come in a message, not with the thread: a worker can start, and digest, before the corpus is loaded.
+let handle = createCityTaskHandler(undefined);
 
-parentPort?.on('message', ({ tasks, evidence }: { tasks: CityTask[]; evidence: CityEvidence }) => {
+parentPort?.on('message', (message: { inputs: CityTaskInputs } | { tasks: CityTask[]; evidence: CityEvidence }) => {
+  if ('inputs' in message) {
+    handle = createCityTaskHandler(message.inputs);
+    return;
+  }
+  const { tasks, evidence } = message;
   let answer: unknown;
   try {
     answer = { ok: true, results: tasks.map((task) => handle(task, evidence)) };

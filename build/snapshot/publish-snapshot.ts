@@ -14,7 +14,7 @@ import type { Corpus } from '../corpus/corpus-types.ts';
 import type { Revision } from '../contract/parse-revision.ts';
 import { computeRevision, liveCitySlugs } from '../revision/compute-revision.ts';
 import { cityTaskInputs } from './city-tasks.ts';
-import { defaultBuildWorkers, startCityTaskRunner } from './city-worker-pool.ts';
+import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner, type CityWorkers } from './city-worker-pool.ts';
 import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
 import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
@@ -40,6 +40,12 @@ export interface PublishOptions {
   segmentBytes?: number;
   /** Worker threads for the per-city work (0: all on this thread); by default defaultBuildWorkers. */
   workers?: number;
+  /**
+   * Worker threads started before the corpus was loaded (start-build-workers-ahead.ts), used instead of
+   * starting new ones unless `workers` is given or the corpus has too few live cities for workers. The
+   * build owns them from here: it closes them, used or not.
+   */
+  cityWorkers?: CityWorkers;
 }
 
 /** Builds `corpus` and publishes it under `outDir`. */
@@ -61,7 +67,7 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
   if (swept.length > 0) onProgress(`build: removed ${swept.length === 1 ? 'a file' : `${swept.length} files`} left by a killed build: ${swept.join(', ')}`);
   const started = Date.now();
   const slugs = liveCitySlugs(corpus);
-  const runner = startCityTaskRunner(cityTaskInputs(corpus), corpus, options.workers ?? defaultBuildWorkers(slugs.length));
+  const runner = startRunner(corpus, slugs.length, options);
   const temporary = buildTemporaryPath(outDir, 'building');
   // Final paths this build renamed into place and that did not exist before: removed again on failure.
   const placed: string[] = [];
@@ -101,6 +107,20 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
     if (!published) for (const path of placed) rmSync(path, { force: true });
     for (const path of [temporary, `${temporary}-journal`, checksumFileOf(temporary), segmentsFileOf(temporary)]) rmSync(path, { force: true });
   }
+}
+
+function startRunner(corpus: Corpus, liveCities: number, { workers, cityWorkers }: PublishOptions): CityTaskRunner {
+  const wanted = workers ?? defaultBuildWorkers(liveCities);
+  if (cityWorkers !== undefined && workers === undefined && wanted > 0) {
+    try {
+      return cityWorkers.runner(cityTaskInputs(corpus), corpus);
+    } catch (error) {
+      cityWorkers.close();
+      throw error;
+    }
+  }
+  cityWorkers?.close();
+  return startCityTaskRunner(cityTaskInputs(corpus), corpus, wanted);
 }
 
 /** Repoints `current.sqlite` with a relative symlink swapped in by rename, so readers never see it missing. */

@@ -4,6 +4,7 @@ import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { countHandTypedQuotes } from '../../build/links/count-hand-typed-quotes.ts';
 import { computeRevision } from '../../build/revision/compute-revision.ts';
 import { buildAndPublishInterruptibly } from '../../build/snapshot/publish-snapshot.ts';
+import { startBuildWorkersAhead } from '../../build/snapshot/start-build-workers-ahead.ts';
 import { verifySnapshot } from '../../build/snapshot/verify-snapshot.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
@@ -62,9 +63,17 @@ export function registerCorpusCommands(program: Command): void {
     .action(async (options: { corpus: string; out: string; json?: boolean }) => {
       requireBuildSources();
       const removeCreatedFolders = prepareOutputDirectory('--out', options.out);
+      // Started before the load, so their start-up and the cities' digests overlap it (on the other cores).
+      const cityWorkers = startBuildWorkersAhead(options.corpus);
       const published = await (async () => {
-        const corpus = loadCorpusOrFail(options.corpus);
-        return abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress));
+        let corpus;
+        try {
+          corpus = loadCorpusOrFail(options.corpus);
+        } catch (error) {
+          cityWorkers?.close();
+          throw error;
+        }
+        return abortOnSignals('build', (signal) => buildAndPublishInterruptibly(corpus, options.out, signal, progress, { cityWorkers }));
       })().catch((error: unknown) => {
         // A failed build writes nothing, not even the output folder it made for itself.
         removeCreatedFolders();
