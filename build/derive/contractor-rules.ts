@@ -7,6 +7,7 @@ import type { Disbursement, Repayment } from '../contract/vocab-enums.ts';
 
 const CONTRACTOR = String.raw`(?:contractors?|installers?|vendors?|builders?)`;
 const VETTED = String.raw`(?:licensed|approved|certified|registered|qualified|participating|pre-?qualified|eligible|program)`;
+const BID = String.raw`(?:bids?|estimates?|quotes?)`;
 
 /** One rule: a phrase pattern and the value it selects. */
 export interface PhraseRule<T> {
@@ -71,9 +72,9 @@ export const contractorRules = {
 
   /** A contractor bid, estimate or quote must accompany the application. */
   bidToApply: [
-    rule(String.raw`\b(?:submit|attach|include|upload)\b[^.;]*\b(?:bids?|estimates?|quotes?)\b`, true),
-    rule(String.raw`\b(?:bids?|estimates?|quotes?)\b[^.;]*\b(?:required|must be submitted|must accompany|with (?:your|the) application)\b`, true),
-    rule(String.raw`\b(?:applicants?|homeowners?|you)\b[^.;]*\b(?:must|need to|are required to)\b[^.;]*\b(?:obtain|get|provide)\b[^.;]*\b(?:bids?|estimates?|quotes?)\b`, true),
+    rule(String.raw`\b(?:submit|attach|include|upload)\b[^.;]*\b${BID}\b`, true),
+    rule(String.raw`\b${BID}\b[^.;]*\b(?:required|must be submitted|must accompany|with (?:your|the) application)\b`, true),
+    rule(String.raw`\b(?:applicants?|homeowners?|you)\b[^.;]*\b(?:must|need to|are required to)\b[^.;]*\b(?:obtain|get|provide)\b[^.;]*\b${BID}\b`, true),
   ] satisfies readonly PhraseRule<true>[],
 
   /** Work the homeowner may do without a contractor: DIY, self-help, tool lending. */
@@ -89,3 +90,17 @@ export const contractorRules = {
     rule(String.raw`\bweatheriz(?:ation|e|ing)\b|\binsulation\b|\bwindows? replacement\b|\breplacement windows?\b|\baccessibility\b|\bramps?\b|\bgrab bars?\b|\bhome modifications?\b`, true),
   ] satisfies readonly PhraseRule<true>[],
 } as const;
+
+/**
+ * For the costliest rule sets, a word every rule of the set needs outside any optional part (the rules
+ * above are written with these same constants): text without it matches none of the set's rules, so the
+ * set's patterns, which scan each clause from every keyword, are not run (BENCHMARKS.md, issue 25, goal 2,
+ * second round). Case-insensitive and without word boundaries, so it is found wherever a rule could match.
+ */
+export const ruleSetNeeds: ReadonlyMap<readonly PhraseRule<unknown>[], RegExp> = new Map<readonly PhraseRule<unknown>[], RegExp>([
+  [contractorRules.contractorRequired, new RegExp(CONTRACTOR, 'i')],
+  [contractorRules.fundsContractorWork, new RegExp(CONTRACTOR, 'i')],
+  [contractorRules.bidToApply, new RegExp(BID, 'i')],
+  // Each alternative of the first rule, and the second rule's last group.
+  [contractorRules.selfPerformed, /diy|do[- ]it[- ]yourself|self[- ]help|tool|lends? tools|themselves|yourself|own labor/i],
+]);

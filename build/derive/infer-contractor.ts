@@ -1,7 +1,7 @@
 /** Infers a record's spec 2.3 `contractor` object from its English text with the phrase rules of contractor-rules.ts. */
 import type { ContractorRequirement, Disbursement } from '../contract/vocab-enums.ts';
 import type { Contractor } from './contractor-types.ts';
-import { contractorRules, type PhraseRule } from './contractor-rules.ts';
+import { contractorRules, ruleSetNeeds, type PhraseRule } from './contractor-rules.ts';
 
 /** The English fields the inference reads; Spanish variants are translations and add no signal. */
 export interface ContractorText {
@@ -82,6 +82,8 @@ const unions = new WeakMap<readonly PhraseRule<unknown>[], RegExp | null>();
 /** True when any rule of the set matches `prose`, in one regex pass when the set allows it. */
 export function anyMatch(rules: readonly PhraseRule<unknown>[], prose: string): boolean {
   if (rules.length === 0) return false;
+  // A word the whole set needs is absent: no rule can match (contractor-rules.ts, ruleSetNeeds).
+  if (ruleSetNeeds.get(rules)?.test(prose) === false) return false;
   let union = unions.get(rules);
   if (union === undefined) {
     const plain = rules.every((rule) => rule.pattern.flags === 'i' && !/\\[1-9]|\\k</.test(rule.pattern.source));
