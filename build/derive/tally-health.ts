@@ -28,26 +28,32 @@ export class HealthTally {
   readonly review = { reviewed: 0, staleReviews: 0, identityMatched: 0, amountVerified: 0, quoteVerified: 0 };
   lastLinkCheck: string | null = null;
   #citiesWithLicensed = new Set<string>();
-  /** Normalized name -> the cities it is stored in, for all rows and for licensed rows. */
-  #names = new Map<string, Set<string>>();
-  #licensedNames = new Map<string, Set<string>>();
+  /** Normalized name -> the one city it is stored in, or MANY_CITIES; for all rows and for licensed rows. */
+  #names = new Map<string, string>();
+  #licensedNames = new Map<string, string>();
+  /**
+   * Host of each URL seen lately: rows share URLs (an agency's page cited by its programs), and parsing
+   * one per record was most of the tally, on the thread that writes the snapshot. Bounded (HOST_CACHE_SIZE).
+   */
+  #hosts = new Map<string, string | undefined>();
 
   /** Counts one city-program row. */
   addCityRecord(city: string, record: TalliedRecord): void {
     this.totalRows += 1;
     this.linkHealth[record.freshness.linkStatus] += 1;
     this.#noteLastCheck(record.freshness.lastChecked);
-    addName(this.#names, record.name, city);
+    const name = normalizeName(record.name);
+    addName(this.#names, name, city);
     if (record.exclusion === 'quarantined') this.quarantinedRows += 1;
     if (record.exclusion === 'adjacent') this.outOfScopeRows += 1;
     if (record.exclusion !== 'served') return;
     this.licensedRows += 1;
     this.#citiesWithLicensed.add(city);
-    addName(this.#licensedNames, record.name, city);
+    addName(this.#licensedNames, name, city);
     this.licensedLinkHealth[record.freshness.linkStatus] += 1;
     this.licensedConfidence[record.freshness.confidence] += 1;
     increment(this.licensedSourceClasses, sourceClass(record));
-    const host = normalizedHost(record.url);
+    const host = this.#hostOf(record.url);
     if (host) increment(this.licensedDomains, host);
     const freshness = record.freshness;
     if (freshness.sourceReviewed) this.review.reviewed += 1;
@@ -69,13 +75,26 @@ export class HealthTally {
 
   /** Distinct stored names, and names stored in exactly one city, over all rows and licensed rows. */
   nameMeasures(): { distinct: number; locallyUnique: number; licensedDistinct: number; licensedLocallyUnique: number } {
-    const unique = (names: Map<string, Set<string>>) => [...names.values()].filter((cities) => cities.size === 1).length;
+    const unique = (names: Map<string, string>) => {
+      let count = 0;
+      for (const city of names.values()) if (city !== MANY_CITIES) count += 1;
+      return count;
+    };
     return {
       distinct: this.#names.size,
       locallyUnique: unique(this.#names),
       licensedDistinct: this.#licensedNames.size,
       licensedLocallyUnique: unique(this.#licensedNames),
     };
+  }
+
+  #hostOf(url: string | null): string | undefined {
+    if (url === null) return undefined;
+    if (this.#hosts.has(url)) return this.#hosts.get(url);
+    if (this.#hosts.size >= HOST_CACHE_SIZE) this.#hosts.clear();
+    const host = normalizedHost(url);
+    this.#hosts.set(url, host);
+    return host;
   }
 
   #noteLastCheck(date: string | null | undefined): void {
@@ -108,11 +127,20 @@ export function normalizeName(name: string): string {
   return name.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-function addName(names: Map<string, Set<string>>, name: string, city: string): void {
-  const key = normalizeName(name);
-  const cities = names.get(key);
-  if (cities) cities.add(city);
-  else names.set(key, new Set([city]));
+/** How many URLs' hosts the tally keeps: enough for a city's worth of rows many times over, bounded at any scale. */
+const HOST_CACHE_SIZE = 50_000;
+
+/**
+ * Marks a name stored in more than one city. Not a slug: slugs are lowercase letters, digits and hyphens
+ * (corpus-schemas.ts), so no city is called this.
+ */
+const MANY_CITIES = '\u0000many';
+
+/** Notes that normalized `name` is stored in `city`: only whether it is in one city or several is counted. */
+function addName(names: Map<string, string>, name: string, city: string): void {
+  const seen = names.get(name);
+  if (seen === undefined) names.set(name, city);
+  else if (seen !== city && seen !== MANY_CITIES) names.set(name, MANY_CITIES);
 }
 
 function increment(counts: Record<string, number>, key: string): void {
