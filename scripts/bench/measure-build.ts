@@ -18,10 +18,11 @@ export interface BuildFigures {
   rssSource: string;
   revision: string;
   /**
-   * The build against the plain SQLite baseline (scripts/bench/sqlite-baseline.ts), run alternately in
-   * the same run: every build's seconds (the first is `buildSeconds`) and every baseline's.
+   * The build against the plain SQLite baselines, run alternately in the same run: every build's seconds
+   * (the first is `buildSeconds`), every corpus-lines baseline's (scripts/bench/sqlite-baseline.ts) and
+   * every snapshot-rows baseline's (scripts/bench/snapshot-rows-baseline.ts: the bytes the snapshot stores).
    */
-  baseline: { rounds: number; buildSeconds: Spread; baselineSeconds: Spread };
+  baseline: { rounds: number; buildSeconds: Spread; baselineSeconds: Spread; snapshotRowsSeconds: Spread };
 }
 
 /** Rounds of build and baseline: three at the published scale and below, one above (a round takes a minute there). */
@@ -41,10 +42,13 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
   const synthSeconds = (performance.now() - synthStarted) / 1000;
   const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
 
-  // Baseline and build alternate, so both see the same load; the first build is the one the bench serves.
+  // Baselines and build alternate, so all see the same load; the first build is the one the bench serves.
   const baselineArgs = [...hraNodeFlags(root), join(root, 'scripts/bench/sqlite-baseline.ts'), corpusDir];
+  const rowsBaseline = [...hraNodeFlags(root), join(root, 'scripts/bench/snapshot-rows-baseline.ts')];
+  const rowsFile = `${outDir}-rows.bin`;
   const builds: number[] = [];
   const baselines: number[] = [];
+  const rowsBaselines: number[] = [];
   let build: MeasuredRun | undefined;
   for (let round = 0; round < baselineRounds(scale); round++) {
     const baselineFile = `${outDir}-baseline-${round}.sqlite`;
@@ -55,10 +59,18 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
     const out = round === 0 ? outDir : `${outDir}-round-${round}`;
     const measured = await runWithPeakRss([...hra, 'build', '--corpus', corpusDir, '--out', out], root, progress);
     builds.push(measured.seconds);
+    // The first build's rows, dumped untimed: what the second baseline writes.
+    if (round === 0) await run(process.execPath, [...rowsBaseline, 'dump', join(out, 'current.sqlite'), rowsFile], root);
     if (round === 0) build = measured;
     else rmSync(out, { recursive: true, force: true });
-    progress(`bench: round ${round + 1}: plain SQLite baseline ${baselines.at(-1)!.toFixed(1)} s, build ${measured.seconds.toFixed(1)} s`);
+    const rowsBaselineFile = `${outDir}-rows-baseline-${round}.sqlite`;
+    const rowsStarted = performance.now();
+    await run(process.execPath, [...rowsBaseline, 'write', rowsFile, rowsBaselineFile], root);
+    rowsBaselines.push((performance.now() - rowsStarted) / 1000);
+    rmSync(rowsBaselineFile, { force: true });
+    progress(`bench: round ${round + 1}: plain SQLite baseline ${baselines.at(-1)!.toFixed(1)} s, build ${measured.seconds.toFixed(1)} s, snapshot-rows baseline ${rowsBaselines.at(-1)!.toFixed(1)} s`);
   }
+  rmSync(rowsFile, { force: true });
   if (build === undefined) throw new Error('no build round ran');
   const revision = build.stdout.trim().split('\n').at(-1) ?? '';
   return {
@@ -68,7 +80,7 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
     peakRssBytes: build.peakRssBytes,
     rssSource: build.rssSource,
     revision,
-    baseline: { rounds: builds.length, buildSeconds: spreadOf(builds), baselineSeconds: spreadOf(baselines) },
+    baseline: { rounds: builds.length, buildSeconds: spreadOf(builds), baselineSeconds: spreadOf(baselines), snapshotRowsSeconds: spreadOf(rowsBaselines) },
   };
 }
 
