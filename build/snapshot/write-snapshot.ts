@@ -25,10 +25,8 @@ import { computeContentDigest } from './content-digest.ts';
 import { serializeCity, type CollectionHead, type SerializedCity } from './serialize-city.ts';
 import { strongEtag } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
-import {
-  DOCUMENT, SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, SNAPSHOT_TABLES,
-  type MetaKey,
-} from './snapshot-format.ts';
+import { createSnapshotTables } from './create-snapshot-tables.ts';
+import { DOCUMENT, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, type MetaKey } from './snapshot-format.ts';
 
 /** What a finished snapshot holds, for the build's summary line and its tests. */
 export interface SnapshotSummary {
@@ -72,13 +70,7 @@ export function* writeSnapshotSteps(
   const runner = options.runner ?? startCityTaskRunner(cityTaskInputs(corpus), corpus, defaultBuildWorkers(liveCitySlugs(corpus).length));
   const db = new Database(file);
   try {
-    // Rollback journal, not WAL, so the finished file opens cleanly read-only (STYLE 21).
-    db.pragma('journal_mode = DELETE');
-    db.pragma('page_size = 4096');
-    db.pragma('synchronous = OFF');
-    db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
-    db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
-    for (const sql of SNAPSHOT_TABLES) db.exec(sql);
+    createSnapshotTables(db);
     // One transaction, opened by hand because it spans the steps (db.transaction() takes a synchronous function).
     db.exec('BEGIN');
     let summary: SnapshotSummary;

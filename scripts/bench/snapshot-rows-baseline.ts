@@ -13,7 +13,8 @@
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, SNAPSHOT_TABLES } from '../../build/snapshot/snapshot-format.ts';
+import { createSnapshotTables } from '../../build/snapshot/create-snapshot-tables.ts';
+import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES } from '../../build/snapshot/snapshot-format.ts';
 
 /** The tables in the order their rows are dumped and written: the order write-snapshot.ts creates them. */
 const TABLES = SNAPSHOT_TABLES.map((sql) => /^CREATE TABLE (\w+)/.exec(sql)![1]!);
@@ -106,12 +107,7 @@ export function writeSnapshotRows(rowsFile: string, out: string): { rows: number
   const db = new Database(out);
   try {
     // The pragmas, tables and indexes of write-snapshot.ts.
-    db.pragma('journal_mode = DELETE');
-    db.pragma('page_size = 4096');
-    db.pragma('synchronous = OFF');
-    db.pragma(`application_id = ${SNAPSHOT_APPLICATION_ID}`);
-    db.pragma(`user_version = ${SNAPSHOT_FORMAT_VERSION}`);
-    for (const sql of SNAPSHOT_TABLES) db.exec(sql);
+    createSnapshotTables(db);
     const inserts = new Map<string, Database.Statement>();
     const insertInto = (table: string, cells: number) => {
       const key = `${table}/${cells}`;
