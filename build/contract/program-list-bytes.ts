@@ -18,18 +18,33 @@ export type ProgramListHead =
 
 /** Joins record bodies into one envelope; `count` is always the number of bodies. */
 export function programListBytes(head: ProgramListHead, bodies: readonly Uint8Array[]): Buffer {
-  const prefix =
-    `{"city":${JSON.stringify(head.city)},"count":${bodies.length},"datasetRevision":${JSON.stringify(head.datasetRevision)},` +
-    `"excludedBySafetyPolicy":${head.excludedBySafetyPolicy},"exclusionPolicyVersion":${head.exclusionPolicyVersion},"programs":[`;
-  const links = head.links === undefined ? '' : `,"docs":${JSON.stringify(head.links.docs)},"openapi":${JSON.stringify(head.links.openapi)}`;
-  const suffix = `]${links}${head.sample === undefined ? '' : `,"sample":${head.sample}`},"scope":${JSON.stringify(head.scope)}}`;
-  const parts: Uint8Array[] = [Buffer.from(prefix)];
+  const parts: Uint8Array[] = [Buffer.from(envelopePrefix(head, bodies.length))];
   bodies.forEach((body, index) => {
     if (index > 0) parts.push(COMMA);
     parts.push(body);
   });
-  parts.push(Buffer.from(suffix));
+  parts.push(Buffer.from(envelopeSuffix(head)));
   return Buffer.concat(parts);
+}
+
+/**
+ * programListBytes of `count` bodies given already joined by commas (the UTF-8 bytes of their texts joined
+ * with ","): the same bytes, without a buffer per body. The build encodes a city's records this way.
+ */
+export function programListBytesOfJoined(head: ProgramListHead, count: number, joined: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(envelopePrefix(head, count)), joined, Buffer.from(envelopeSuffix(head))]);
+}
+
+/** The envelope up to and including the `programs` array's opening bracket. */
+function envelopePrefix(head: ProgramListHead, count: number): string {
+  return `{"city":${JSON.stringify(head.city)},"count":${count},"datasetRevision":${JSON.stringify(head.datasetRevision)},` +
+    `"excludedBySafetyPolicy":${head.excludedBySafetyPolicy},"exclusionPolicyVersion":${head.exclusionPolicyVersion},"programs":[`;
+}
+
+/** The envelope from the `programs` array's closing bracket on. */
+function envelopeSuffix(head: ProgramListHead): string {
+  const links = head.links === undefined ? '' : `,"docs":${JSON.stringify(head.links.docs)},"openapi":${JSON.stringify(head.links.openapi)}`;
+  return `]${links}${head.sample === undefined ? '' : `,"sample":${head.sample}`},"scope":${JSON.stringify(head.scope)}}`;
 }
 
 const COMMA = Buffer.from(',');

@@ -1,7 +1,7 @@
 /** Hand-assembled program-list bytes against the published envelope schema: valid, and in its member order. */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE, type ProgramListHead } from '../../../build/contract/program-list-bytes.ts';
+import { programListBytes, programListBytesOfJoined, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE, type ProgramListHead } from '../../../build/contract/program-list-bytes.ts';
 import { envelopeLinks } from '../../../build/contract/envelope-links.ts';
 import { programListSchema, type ProgramList } from '../../../build/contract/program-list-schema.ts';
 import { createAjv } from '../../../build/corpus/schema-validator.ts';
@@ -33,6 +33,11 @@ describe('programListBytes', () => {
       assert.equal(body.scope, given.scope);
       assert.equal(body.docs, given.links?.docs);
       assert.equal(body.openapi, given.links?.openapi);
+    });
+
+    it(`is the same bytes from the bodies joined beforehand: ${name}`, () => {
+      const joined = Buffer.from(bodies.map((bytes) => bytes.toString('utf8')).join(','), 'utf8');
+      assert.ok(programListBytesOfJoined(given, bodies.length, joined).equals(programListBytes(given, bodies)));
     });
   }
 });
