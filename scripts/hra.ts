@@ -20,7 +20,13 @@ try {
     .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
   // Serving needs only its own command: registering the others would load the build and the link checker.
   if (dataset !== undefined) (await import('./commands/serve-command.ts')).registerServeCommand(program, { snapshotHash });
-  else (await import('./commands/register-commands.ts')).registerCommands(program);
+  else {
+    // So do the corpus commands: every command's modules (the link checker, the gateway, ...) were a second
+    // of CPU before `hra build` began (BENCHMARKS.md, issue 25, goal 2, second round).
+    const corpusCommands = await import('./commands/corpus-commands.ts');
+    if ((corpusCommands.CORPUS_COMMANDS as readonly string[]).includes(args[0] ?? '')) corpusCommands.registerCorpusCommands(program);
+    else (await import('./commands/register-commands.ts')).registerCommands(program);
+  }
   process.exitCode = await runCli(program, process.argv);
 } finally {
   // Taken over by the start-up check when serving; otherwise (a refused configuration) its workers stop here.

@@ -13,10 +13,14 @@ import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireBuildSources } from './require-build-sources.ts';
 import { prepareOutputDirectory, requireFile } from './require-path.ts';
 
+/** The commands registerCorpusCommands registers, which need no other command's modules (scripts/hra.ts). */
+export const CORPUS_COMMANDS = ['validate', 'digest', 'build', 'verify'] as const;
+
 /** Registers the corpus and snapshot commands. */
 export function registerCorpusCommands(program: Command): void {
+  const [validate, digest, build, verify] = CORPUS_COMMANDS;
   program
-    .command('validate')
+    .command(validate)
     .description('check every corpus file and cross-file rule; list every problem')
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--json', 'print a JSON summary as the last stdout line')
@@ -43,7 +47,7 @@ export function registerCorpusCommands(program: Command): void {
     });
 
   program
-    .command('digest')
+    .command(digest)
     .description('print the revision the corpus would build to, without building')
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--json', 'print the revision document as JSON')
@@ -55,7 +59,7 @@ export function registerCorpusCommands(program: Command): void {
     });
 
   program
-    .command('build')
+    .command(build)
     .description('compile the corpus into <out>/<revision>.sqlite and point <out>/current.sqlite at it')
     .requiredOption('--corpus <dir>', 'corpus folder')
     .requiredOption('--out <dir>', 'output folder')
@@ -84,7 +88,7 @@ export function registerCorpusCommands(program: Command): void {
     });
 
   program
-    .command('verify')
+    .command(verify)
     .description('check that a snapshot is intact and that the corpus reproduces it byte for byte')
     .argument('<file>', 'snapshot file (.sqlite)')
     .requiredOption('--corpus <dir>', 'corpus folder')
