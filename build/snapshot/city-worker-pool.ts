@@ -198,13 +198,22 @@ function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahea
       if (tasks.some(isAhead)) {
         // Answered ahead: yield those, the rest from the workers, in task order.
         const rest = runner.run(tasks.filter((task) => !isAhead(task)));
-        for (const task of tasks) {
-          if (isAhead(task)) yield ahead.get(task.slug)!;
-          else {
-            const next = rest.next();
-            if (next.done) throw new Error('build workers answered fewer tasks than they were sent');
-            yield next.value;
+        let completed = false;
+        try {
+          for (const task of tasks) {
+            if (isAhead(task)) yield ahead.get(task.slug)!;
+            else {
+              const next = rest.next();
+              if (next.done) throw new Error('build workers answered fewer tasks than they were sent');
+              yield next.value;
+            }
           }
+          // Run to its end, so it counts as finished.
+          if (!rest.next().done) throw new Error('build workers answered more tasks than they were sent');
+          completed = true;
+        } finally {
+          // Left early, the inner run is left too, and marks the workers' answers out of step.
+          if (!completed) rest.return();
         }
         return;
       }
