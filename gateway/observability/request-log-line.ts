@@ -9,6 +9,7 @@
  */
 import { pino } from 'pino';
 import type { LicensedKey } from '../keys/key-lookup.ts';
+import { takesBytesInPlace, type ByteBatchedStream } from './byte-batched-stream.ts';
 import type { GatewayLogger } from './gateway-logger.ts';
 
 /** What one request line records; `started` is the `performance.now()` of its arrival. */
@@ -34,12 +35,60 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
     return;
   }
   const { key } = facts;
+  if (writer.bytes !== undefined) {
+    writeLineBytes(writer.bytes, facts);
+    return;
+  }
   // Six pieces, five of them made once (per millisecond, route, key or logger), rather than twenty-odd per line.
   writer.stream.write(
     `${writer.opening()}${quote(facts.requestId)}${middleOf(facts)}${number(durationMs(facts.started))}${key === undefined ? '' : keyFields(key)}${
       facts.fastPath === true ? writer.fastClosing : writer.closing
     }`,
   );
+}
+
+/**
+ * The same line written as bytes straight into the destination's batch (byte-batched-stream.ts): the four
+ * pieces made once are kept as bytes too, and only the request id and the duration are encoded per line.
+ */
+function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
+  const { key } = facts;
+  const opening = bytes.opening();
+  const id = quote(facts.requestId);
+  const middle = middleBytesOf(facts);
+  const duration = number(durationMs(facts.started));
+  const keyPart = key === undefined ? EMPTY : keyBytes(key);
+  const closing = facts.fastPath === true ? bytes.fastClosing : bytes.closing;
+  // UTF-8 takes at most three bytes per UTF-16 unit; the duration is ASCII.
+  const most = opening.length + id.length * 3 + middle.length + duration.length + keyPart.length + closing.length;
+  const { stream } = bytes;
+  const target = stream.room(most);
+  let at = stream.at;
+  target.set(opening, at);
+  at += opening.length;
+  at += writeText(target, at, id);
+  target.set(middle, at);
+  at += middle.length;
+  at += writeText(target, at, duration);
+  if (keyPart.length > 0) {
+    target.set(keyPart, at);
+    at += keyPart.length;
+  }
+  target.set(closing, at);
+  stream.commit(at + closing.length);
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Writes `text` as UTF-8 at `at` and returns its byte length: ASCII by hand (a request id, a number), else by the encoder. */
+function writeText(target: Buffer, at: number, text: string): number {
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return target.write(text, at, 'utf8');
+    target[at + i] = code;
+  }
+  return length;
 }
 
 // `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status. Only GET and HEAD are
@@ -67,6 +116,26 @@ function middleText(method: string, route: string, status: number): string {
   return `,"method":${quote(method)},"route":${quote(route)},"status":${number(status)},"durationMs":`;
 }
 
+// The same middles as bytes, for the byte writer; as with the texts, only GET and HEAD are remembered.
+const middleBytes = { GET: new Map<string, Map<number, Buffer>>(), HEAD: new Map<string, Map<number, Buffer>>() };
+
+function middleBytesOf(facts: RequestLogFacts): Buffer {
+  const { method, route, status } = facts;
+  if (method !== 'GET' && method !== 'HEAD') return Buffer.from(middleText(method, route, status));
+  const byRoute = middleBytes[method];
+  let byStatus = byRoute.get(route);
+  if (byStatus === undefined) {
+    byStatus = new Map();
+    byRoute.set(route, byStatus);
+  }
+  let bytes = byStatus.get(status);
+  if (bytes === undefined) {
+    bytes = Buffer.from(middleText(method, route, status));
+    byStatus.set(status, bytes);
+  }
+  return bytes;
+}
+
 // A key's fields, quoted once per key: the key stores hand out one key object per verdict, reused until
 // the key's row changes (gateway/keys/judge-key-row.ts), and an object no longer held takes its text along.
 const keyTexts = new WeakMap<LicensedKey, string>();
@@ -78,6 +147,17 @@ function keyFields(key: LicensedKey): string {
     keyTexts.set(key, text);
   }
   return text;
+}
+
+const keyByteTexts = new WeakMap<LicensedKey, Buffer>();
+
+function keyBytes(key: LicensedKey): Buffer {
+  let bytes = keyByteTexts.get(key);
+  if (bytes === undefined) {
+    bytes = Buffer.from(keyFields(key));
+    keyByteTexts.set(key, bytes);
+  }
+  return bytes;
 }
 
 /** The same line as an object, for a logger this module cannot write for directly (and for tests). */
@@ -111,6 +191,16 @@ interface LineWriter {
   closing: string;
   fastClosing: string;
   stream: { write(line: string): unknown };
+  /** Present when the destination takes a line's bytes in place (byte-batched-stream.ts). */
+  bytes?: ByteLineWriter;
+}
+
+/** The pieces made once, as UTF-8 bytes, and the destination they are written into. */
+interface ByteLineWriter {
+  opening: () => Buffer;
+  closing: Buffer;
+  fastClosing: Buffer;
+  stream: Pick<ByteBatchedStream, 'room' | 'at' | 'commit'>;
 }
 
 // Present in pino 10 though its type declarations omit it.
@@ -154,10 +244,29 @@ function inspect(log: GatewayLogger): LineWriter | null {
     stringifiers[symbols.wildcardFirstSym] === undefined && fields.every((field) => serializers[field] === undefined && stringifiers[field] === undefined);
   if (!plain) return null;
   const closing = `,"msg":"request"${end}`;
+  const fastClosing = `,"fastPath":true${closing}`;
   const opening = time === pino.stdTimeFunctions.isoTime
     ? openingOncePerMillisecond(head, bindings)
     : () => `${head}${(time as () => string)()}${bindings},"requestId":`;
-  return { opening, closing, fastClosing: `,"fastPath":true${closing}`, stream };
+  const writer: LineWriter = { opening, closing, fastClosing, stream };
+  if (takesBytesInPlace(stream)) {
+    writer.bytes = { opening: bytesOncePerText(opening), closing: Buffer.from(closing), fastClosing: Buffer.from(fastClosing), stream };
+  }
+  return writer;
+}
+
+/** `text()` as bytes, encoded again only when the text changes (the opening: once per millisecond). */
+function bytesOncePerText(text: () => string): () => Buffer {
+  let last = '';
+  let bytes = EMPTY;
+  return () => {
+    const now = text();
+    if (now !== last) {
+      last = now;
+      bytes = Buffer.from(now);
+    }
+    return bytes;
+  };
 }
 
 /** The opening with pino's ISO time, made once per millisecond rather than once per line: the same text. */
