@@ -54,22 +54,23 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
 function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
   const { key } = facts;
   const opening = bytes.opening();
-  const id = quote(facts.requestId);
   const middle = middleBytesOf(facts);
   const duration = number(durationMs(facts.started));
   const keyPart = key === undefined ? EMPTY : keyBytes(key);
   const closing = facts.fastPath === true ? bytes.fastClosing : bytes.closing;
-  // UTF-8 takes at most three bytes per UTF-16 unit; the duration is ASCII.
-  const most = opening.length + id.length * 3 + middle.length + duration.length + keyPart.length + closing.length;
+  const { requestId } = facts;
+  // The quoted id takes at most six bytes per UTF-16 unit (`\u0000`), plus its quotes; the duration is ASCII.
+  const most = opening.length + requestId.length * 6 + 2 + middle.length + duration.length + keyPart.length + closing.length;
   const { stream } = bytes;
   const target = stream.room(most);
   let at = stream.at;
   target.set(opening, at);
   at += opening.length;
-  at += writeText(target, at, id);
+  at += writeQuoted(target, at, requestId);
   target.set(middle, at);
   at += middle.length;
-  at += writeText(target, at, duration);
+  for (let i = 0; i < duration.length; i++) target[at + i] = duration.charCodeAt(i);
+  at += duration.length;
   if (keyPart.length > 0) {
     target.set(keyPart, at);
     at += keyPart.length;
@@ -80,15 +81,27 @@ function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
 
 const EMPTY = Buffer.alloc(0);
 
-/** Writes `text` as UTF-8 at `at` and returns its byte length: ASCII by hand (a request id, a number), else by the encoder. */
-function writeText(target: Buffer, at: number, text: string): number {
+/**
+ * Writes `text` quoted as `quote` quotes it, at `at`, and returns the bytes written. A request id is
+ * ASCII that needs no escape (spec 8's characters, or a UUID): that one is written in one pass, byte by
+ * byte; anything else goes through `quote` and the UTF-8 encoder.
+ */
+function writeQuoted(target: Buffer, at: number, text: string): number {
   const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return target.write(text, at, 'utf8');
-    target[at + i] = code;
+  if (length <= 100) {
+    target[at] = 34;
+    let i = 0;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 32 || code > 0x7e || code === 34 || code === 92) break;
+      target[at + 1 + i] = code;
+    }
+    if (i === length) {
+      target[at + 1 + length] = 34;
+      return length + 2;
+    }
   }
-  return length;
+  return target.write(quote(text), at, 'utf8');
 }
 
 // `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status. Only GET and HEAD are
