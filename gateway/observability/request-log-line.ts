@@ -104,49 +104,33 @@ function writeQuoted(target: Buffer, at: number, text: string): number {
   return target.write(quote(text), at, 'utf8');
 }
 
-// `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status. Only GET and HEAD are
-// remembered: route and status come from the gateway, but a refused method is the client's own word.
-const middles = { GET: new Map<string, Map<number, string>>(), HEAD: new Map<string, Map<number, string>>() };
+// `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status, as text and as bytes.
+// Only GET and HEAD are remembered: route and status come from the gateway, but a refused method is the
+// client's own word.
+const middleOf = rememberedMiddles((text) => text);
+const middleBytesOf = rememberedMiddles((text) => Buffer.from(text));
 
-function middleOf(facts: RequestLogFacts): string {
-  const { method, route, status } = facts;
-  if (method !== 'GET' && method !== 'HEAD') return middleText(method, route, status);
-  const byRoute = middles[method];
-  let byStatus = byRoute.get(route);
-  if (byStatus === undefined) {
-    byStatus = new Map();
-    byRoute.set(route, byStatus);
-  }
-  let text = byStatus.get(status);
-  if (text === undefined) {
-    text = middleText(method, route, status);
-    byStatus.set(status, text);
-  }
-  return text;
+function rememberedMiddles<T>(make: (text: string) => T): (facts: RequestLogFacts) => T {
+  const byMethod = { GET: new Map<string, Map<number, T>>(), HEAD: new Map<string, Map<number, T>>() };
+  return ({ method, route, status }) => {
+    if (method !== 'GET' && method !== 'HEAD') return make(middleText(method, route, status));
+    const byRoute = byMethod[method];
+    let byStatus = byRoute.get(route);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byRoute.set(route, byStatus);
+    }
+    let middle = byStatus.get(status);
+    if (middle === undefined) {
+      middle = make(middleText(method, route, status));
+      byStatus.set(status, middle);
+    }
+    return middle;
+  };
 }
 
 function middleText(method: string, route: string, status: number): string {
   return `,"method":${quote(method)},"route":${quote(route)},"status":${number(status)},"durationMs":`;
-}
-
-// The same middles as bytes, for the byte writer; as with the texts, only GET and HEAD are remembered.
-const middleBytes = { GET: new Map<string, Map<number, Buffer>>(), HEAD: new Map<string, Map<number, Buffer>>() };
-
-function middleBytesOf(facts: RequestLogFacts): Buffer {
-  const { method, route, status } = facts;
-  if (method !== 'GET' && method !== 'HEAD') return Buffer.from(middleText(method, route, status));
-  const byRoute = middleBytes[method];
-  let byStatus = byRoute.get(route);
-  if (byStatus === undefined) {
-    byStatus = new Map();
-    byRoute.set(route, byStatus);
-  }
-  let bytes = byStatus.get(status);
-  if (bytes === undefined) {
-    bytes = Buffer.from(middleText(method, route, status));
-    byStatus.set(status, bytes);
-  }
-  return bytes;
 }
 
 // A key's fields, quoted once per key: the key stores hand out one key object per verdict, reused until
