@@ -25,7 +25,7 @@ import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundSt
 import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
 import { materializeTree } from './bench/compare-tree.ts';
 import { hraNodeFlags, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
-import { renderCompareReport, type CompareReport } from './bench/render-compare.ts';
+import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
 import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
@@ -211,8 +211,8 @@ interface CompareContext {
 
 /**
  * `--compare <ref>`: extracts and compiles the ref's tree, builds this run's corpus with its own `hra build`,
- * serves both snapshots with their own gateways (each with a key from its own key store) beside the
- * two-header ceiling of this tree's bytes, and drives every route A, B, ceiling, A, B, ceiling...
+ * serves both snapshots with their own gateways (each with a key from its own key store) beside both
+ * ceilings of this tree's bytes, and drives every route in COMPARE_MODES' order, round after round.
  */
 async function compareTrees(ref: string, routes: readonly BenchRoute[], context: CompareContext): Promise<string> {
   const { work, options, load, state, cleanup, limits } = context;
@@ -234,16 +234,20 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   cleanup.push(() => gatewayB.process.stop());
   const ceiling = await startCeiling(work, gatewayB, routes, context.apiKey, state, false);
   cleanup.push(() => ceiling.stop());
-  progress(`bench: A (${ref}) at ${gatewayA.process.url}, B (this tree) at ${gatewayB.process.url}, ceiling at ${ceiling.url}`);
-  const servers: RoundServer[] = [
-    { mode: 'gateway A', origin: gatewayA.process.url, pid: gatewayA.process.pid, apiKey: apiKeyA },
-    { mode: 'gateway B', origin: gatewayB.process.url, pid: gatewayB.process.pid, apiKey: context.apiKey },
-    { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid },
-  ];
+  const sameHeadersCeiling = await startCeiling(work, gatewayB, routes, context.apiKey, state, true);
+  cleanup.push(() => sameHeadersCeiling.stop());
+  progress(`bench: A (${ref}) at ${gatewayA.process.url}, B (this tree) at ${gatewayB.process.url}, ceilings at ${ceiling.url} and ${sameHeadersCeiling.url} (same headers)`);
+  const byMode: Record<(typeof COMPARE_MODES)[number], RoundServer> = {
+    'gateway A': { mode: 'gateway A', origin: gatewayA.process.url, pid: gatewayA.process.pid, apiKey: apiKeyA },
+    'gateway B': { mode: 'gateway B', origin: gatewayB.process.url, pid: gatewayB.process.pid, apiKey: context.apiKey },
+    ceiling: { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid },
+    'ceiling, same headers': { mode: 'ceiling, same headers', origin: sameHeadersCeiling.url, pid: sameHeadersCeiling.pid },
+  };
+  const servers = COMPARE_MODES.map((mode) => byMode[mode]);
   await warmUp(load, routes, servers, options, state);
   const figures: RouteFigures[] = [];
   for (const route of routes) figures.push(...(await driveRounds(load, route, servers, context.drive, state, progress)));
-  await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop()]);
+  await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop(), sameHeadersCeiling.stop()]);
   const report: CompareReport = {
     ...runSetup(context.command, options, load),
     rows: context.build.rows,
@@ -252,7 +256,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
     routes: figures,
     notes: [
       `both gateways run compiled (\`npm run compile\` in each tree; A's ${tree.compileSeconds.toFixed(1)} s, node_modules ${tree.nodeModules === 'symlink' ? 'shared with this tree by a symlink: identical package-lock.json' : 'installed by npm ci: the lockfiles differ'}) with the production flags; each serves its own snapshot of the same corpus with a commercial key from its own key store; limits raised, so every request is metered and none refused.`,
-      'ceiling: bare node:http answering each path with the very bytes B returned (Content-Type and Content-Length only). Routes as issue 6 names them; their compressed variants are not driven in a comparison.',
+      'ceilings: bare node:http answering each path with the very bytes B returned, with Content-Type and Content-Length only ("ceiling") and with the response head B sent for that path, replayed as Method item 4 describes ("ceiling, same headers", the ceiling issue 25\'s goal names; its header names checked against B\'s before the run). Routes as issue 6 names them; their compressed variants are not driven in a comparison.',
       `machine load average (1 min): ${context.loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs; read B/A against the min–max of both sides: a ratio inside the overlap of the spreads is no difference.`,
     ],
     elapsedSeconds: (performance.now() - context.began) / 1000,

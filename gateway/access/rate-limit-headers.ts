@@ -3,16 +3,40 @@ import type { LimitPolicy } from '../limits/limit-windows.ts';
 import type { LimitDecision } from '../limits/rate-limiter.ts';
 import type { HeaderSink } from '../pipeline/route-exchange.ts';
 
-// A tier's policy is one frozen object for the life of a limits table, so its text is built once.
-const policyTexts = new WeakMap<LimitPolicy, string>();
+// A tier's policy is one frozen object for the life of a limits table: its text is built once, and so are
+// the texts of the window it last reported (limit, reset, the RateLimit field's opening), which change
+// only when another window is reported or a window ends. Only the remaining count and the seconds to the
+// reset are written per request.
+interface PolicyTexts {
+  readonly policy: string;
+  window: LimitDecision['window'] | undefined;
+  limit: number;
+  resetAt: number;
+  limitText: string;
+  resetText: string;
+  /** `"minute";r=` */
+  opening: string;
+}
 
-function policyText(policy: LimitPolicy): string {
-  let text = policyTexts.get(policy);
-  if (text === undefined) {
-    text = policy.map((window) => `"${window.name}";q=${window.quota};w=${window.seconds}`).join(', ');
-    policyTexts.set(policy, text);
+const policyTexts = new WeakMap<LimitPolicy, PolicyTexts>();
+
+function textsOf(decision: LimitDecision): PolicyTexts {
+  let texts = policyTexts.get(decision.policy);
+  if (texts === undefined) {
+    const policy = decision.policy.map((window) => `"${window.name}";q=${window.quota};w=${window.seconds}`).join(', ');
+    texts = { policy, window: undefined, limit: Number.NaN, resetAt: Number.NaN, limitText: '', resetText: '', opening: '' };
+    policyTexts.set(decision.policy, texts);
   }
-  return text;
+  // The guard: any of the three differing from the texts' own makes them again.
+  if (texts.window !== decision.window || texts.limit !== decision.limit || texts.resetAt !== decision.resetAt) {
+    texts.window = decision.window;
+    texts.limit = decision.limit;
+    texts.resetAt = decision.resetAt;
+    texts.limitText = String(decision.limit);
+    texts.resetText = String(decision.resetAt);
+    texts.opening = `"${decision.window}";r=`;
+  }
+  return texts;
 }
 
 /**
@@ -21,11 +45,13 @@ function policyText(policy: LimitPolicy): string {
  */
 export function writeRateLimitHeaders(headers: HeaderSink, decision: LimitDecision, nowMs: number): void {
   const resetIn = Math.max(0, decision.resetAt - Math.floor(nowMs / 1000));
-  headers('X-RateLimit-Limit', String(decision.limit));
-  headers('X-RateLimit-Remaining', String(decision.remaining));
-  headers('X-RateLimit-Reset', String(decision.resetAt));
-  headers('RateLimit-Policy', policyText(decision.policy));
-  headers('RateLimit', `"${decision.window}";r=${decision.remaining};t=${resetIn}`);
+  const texts = textsOf(decision);
+  const remaining = String(decision.remaining);
+  headers('X-RateLimit-Limit', texts.limitText);
+  headers('X-RateLimit-Remaining', remaining);
+  headers('X-RateLimit-Reset', texts.resetText);
+  headers('RateLimit-Policy', texts.policy);
+  headers('RateLimit', `${texts.opening}${remaining};t=${resetIn}`);
 }
 
 /** The headers of `writeRateLimitHeaders` as name-value pairs. */

@@ -3,7 +3,7 @@
  * `listening on` line alone once the gateway serves. `X-Api-Key` is redacted wherever it could appear.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { createTurnBatchedStream } from './turn-batched-stream.ts';
+import { createByteBatchedStream } from './byte-batched-stream.ts';
 
 /** The levels `--log-level` accepts, most verbose first; `silent` writes nothing. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -24,7 +24,7 @@ export const REDACTED_PATHS: readonly string[] = [
 ];
 
 /** How long stderr lines may wait to be written together: a person reading the log sees no lag. */
-const STDERR_HOLD = { ms: 20, maxChars: 64 * 1024 } as const;
+const STDERR_HOLD = { ms: 20, maxBytes: 64 * 1024 } as const;
 
 /** Options of createGatewayLogger. */
 export interface GatewayLoggerOptions {
@@ -49,13 +49,13 @@ export function createGatewayLogger(options: GatewayLoggerOptions): GatewayLogge
 /**
  * Lines on stderr, asynchronously: a synchronous write per request blocked the event loop behind a slow
  * stderr pipe (issue 6 profile). sonic-boom writes whatever has gathered whenever its previous write is
- * done; lines reach it in batches of up to 20 ms or 64 KiB (turn-batched-stream.ts). Past 64 MiB of
- * backlog, lines are dropped rather than stalling requests. At exit the gathered lines are written
- * synchronously.
+ * done; lines reach it as bytes, in batches of up to 20 ms or 64 KiB (byte-batched-stream.ts), which is
+ * why it runs in its `buffer` content mode. Past 64 MiB of backlog, lines are dropped rather than
+ * stalling requests. At exit the gathered lines are written synchronously.
  */
 function stderrDestination(): DestinationStream {
-  const sink = pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024 });
-  const stream = createTurnBatchedStream(sink, STDERR_HOLD);
+  const sink = pino.destination({ fd: 2, sync: false, maxLength: 64 * 1024 * 1024, contentMode: 'buffer' });
+  const stream = createByteBatchedStream(sink as unknown as Parameters<typeof createByteBatchedStream>[0], STDERR_HOLD);
   // pino's own exit hook flushes sonic-boom only; this one first hands it the lines still held.
   process.once('exit', () => stream.flushSync());
   return stream;

@@ -9,6 +9,7 @@
  */
 import { pino } from 'pino';
 import type { LicensedKey } from '../keys/key-lookup.ts';
+import { takesBytesInPlace, type ByteBatchedStream } from './byte-batched-stream.ts';
 import type { GatewayLogger } from './gateway-logger.ts';
 
 /** What one request line records; `started` is the `performance.now()` of its arrival. */
@@ -34,6 +35,10 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
     return;
   }
   const { key } = facts;
+  if (writer.bytes !== undefined) {
+    writeLineBytes(writer.bytes, facts);
+    return;
+  }
   // Six pieces, five of them made once (per millisecond, route, key or logger), rather than twenty-odd per line.
   writer.stream.write(
     `${writer.opening()}${quote(facts.requestId)}${middleOf(facts)}${number(durationMs(facts.started))}${key === undefined ? '' : keyFields(key)}${
@@ -42,25 +47,86 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
   );
 }
 
-// `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status. Only GET and HEAD are
-// remembered: route and status come from the gateway, but a refused method is the client's own word.
-const middles = { GET: new Map<string, Map<number, string>>(), HEAD: new Map<string, Map<number, string>>() };
+/**
+ * The same line written as bytes straight into the destination's batch (byte-batched-stream.ts): the four
+ * pieces made once are kept as bytes too, and only the request id and the duration are encoded per line.
+ */
+function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
+  const { key } = facts;
+  const opening = bytes.opening();
+  const middle = middleBytesOf(facts);
+  const duration = number(durationMs(facts.started));
+  const keyPart = key === undefined ? EMPTY : keyBytes(key);
+  const closing = facts.fastPath === true ? bytes.fastClosing : bytes.closing;
+  const { requestId } = facts;
+  // The quoted id takes at most six bytes per UTF-16 unit (`\u0000`), plus its quotes; the duration is ASCII.
+  const most = opening.length + requestId.length * 6 + 2 + middle.length + duration.length + keyPart.length + closing.length;
+  const { stream } = bytes;
+  const target = stream.room(most);
+  let at = stream.at;
+  target.set(opening, at);
+  at += opening.length;
+  at += writeQuoted(target, at, requestId);
+  target.set(middle, at);
+  at += middle.length;
+  for (let i = 0; i < duration.length; i++) target[at + i] = duration.charCodeAt(i);
+  at += duration.length;
+  if (keyPart.length > 0) {
+    target.set(keyPart, at);
+    at += keyPart.length;
+  }
+  target.set(closing, at);
+  stream.commit(at + closing.length);
+}
 
-function middleOf(facts: RequestLogFacts): string {
-  const { method, route, status } = facts;
-  if (method !== 'GET' && method !== 'HEAD') return middleText(method, route, status);
-  const byRoute = middles[method];
-  let byStatus = byRoute.get(route);
-  if (byStatus === undefined) {
-    byStatus = new Map();
-    byRoute.set(route, byStatus);
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Writes `text` quoted as `quote` quotes it, at `at`, and returns the bytes written. A request id is
+ * ASCII that needs no escape (spec 8's characters, or a UUID): that one is written in one pass, byte by
+ * byte; anything else goes through `quote` and the UTF-8 encoder.
+ */
+function writeQuoted(target: Buffer, at: number, text: string): number {
+  const length = text.length;
+  if (length <= 100) {
+    target[at] = 34;
+    let i = 0;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 32 || code > 0x7e || code === 34 || code === 92) break;
+      target[at + 1 + i] = code;
+    }
+    if (i === length) {
+      target[at + 1 + length] = 34;
+      return length + 2;
+    }
   }
-  let text = byStatus.get(status);
-  if (text === undefined) {
-    text = middleText(method, route, status);
-    byStatus.set(status, text);
-  }
-  return text;
+  return target.write(quote(text), at, 'utf8');
+}
+
+// `,"method":…,"route":…,"status":…,"durationMs":` by route, method and status, as text and as bytes.
+// Only GET and HEAD are remembered: route and status come from the gateway, but a refused method is the
+// client's own word.
+const middleOf = rememberedMiddles((text) => text);
+const middleBytesOf = rememberedMiddles((text) => Buffer.from(text));
+
+function rememberedMiddles<T>(make: (text: string) => T): (facts: RequestLogFacts) => T {
+  const byMethod = { GET: new Map<string, Map<number, T>>(), HEAD: new Map<string, Map<number, T>>() };
+  return ({ method, route, status }) => {
+    if (method !== 'GET' && method !== 'HEAD') return make(middleText(method, route, status));
+    const byRoute = byMethod[method];
+    let byStatus = byRoute.get(route);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byRoute.set(route, byStatus);
+    }
+    let middle = byStatus.get(status);
+    if (middle === undefined) {
+      middle = make(middleText(method, route, status));
+      byStatus.set(status, middle);
+    }
+    return middle;
+  };
 }
 
 function middleText(method: string, route: string, status: number): string {
@@ -78,6 +144,17 @@ function keyFields(key: LicensedKey): string {
     keyTexts.set(key, text);
   }
   return text;
+}
+
+const keyByteTexts = new WeakMap<LicensedKey, Buffer>();
+
+function keyBytes(key: LicensedKey): Buffer {
+  let bytes = keyByteTexts.get(key);
+  if (bytes === undefined) {
+    bytes = Buffer.from(keyFields(key));
+    keyByteTexts.set(key, bytes);
+  }
+  return bytes;
 }
 
 /** The same line as an object, for a logger this module cannot write for directly (and for tests). */
@@ -111,6 +188,16 @@ interface LineWriter {
   closing: string;
   fastClosing: string;
   stream: { write(line: string): unknown };
+  /** Present when the destination takes a line's bytes in place (byte-batched-stream.ts). */
+  bytes?: ByteLineWriter;
+}
+
+/** The pieces made once, as UTF-8 bytes, and the destination they are written into. */
+interface ByteLineWriter {
+  opening: () => Buffer;
+  closing: Buffer;
+  fastClosing: Buffer;
+  stream: Pick<ByteBatchedStream, 'room' | 'at' | 'commit'>;
 }
 
 // Present in pino 10 though its type declarations omit it.
@@ -154,10 +241,29 @@ function inspect(log: GatewayLogger): LineWriter | null {
     stringifiers[symbols.wildcardFirstSym] === undefined && fields.every((field) => serializers[field] === undefined && stringifiers[field] === undefined);
   if (!plain) return null;
   const closing = `,"msg":"request"${end}`;
+  const fastClosing = `,"fastPath":true${closing}`;
   const opening = time === pino.stdTimeFunctions.isoTime
     ? openingOncePerMillisecond(head, bindings)
     : () => `${head}${(time as () => string)()}${bindings},"requestId":`;
-  return { opening, closing, fastClosing: `,"fastPath":true${closing}`, stream };
+  const writer: LineWriter = { opening, closing, fastClosing, stream };
+  if (takesBytesInPlace(stream)) {
+    writer.bytes = { opening: bytesOncePerText(opening), closing: Buffer.from(closing), fastClosing: Buffer.from(fastClosing), stream };
+  }
+  return writer;
+}
+
+/** `text()` as bytes, encoded again only when the text changes (the opening: once per millisecond). */
+function bytesOncePerText(text: () => string): () => Buffer {
+  let last = '';
+  let bytes = EMPTY;
+  return () => {
+    const now = text();
+    if (now !== last) {
+      last = now;
+      bytes = Buffer.from(now);
+    }
+    return bytes;
+  };
 }
 
 /** The opening with pino's ISO time, made once per millisecond rather than once per line: the same text. */

@@ -1,10 +1,17 @@
 /**
  * Renders `npm run bench -- --compare <ref>` as Markdown: per route, the ref's gateway (A), this tree's
- * (B) and the ceiling side by side, each as the median and the min–max of its rounds, with B/A and each
- * gateway's ratio to the ceiling, once by req/s and once by server CPU per request.
+ * (B) and the ceilings (two headers; and, when measured, the same-headers one the issue's goal names)
+ * side by side, each as the median and the min–max of its rounds, with B/A and each gateway's ratio to
+ * each ceiling, once by req/s and once by server CPU per request.
  */
-import type { RouteFigures, RouteId, RunSetup } from './render-report.ts';
+import type { RouteFigures, RouteId, RunSetup, ServerMode } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
+
+/**
+ * The servers of a comparison in the order each round drives them: both trees, then both ceilings of B's
+ * bytes (two headers; B's own captured head, the ceiling issue 25's goal names).
+ */
+export const COMPARE_MODES = ['gateway A', 'gateway B', 'ceiling', 'ceiling, same headers'] as const satisfies readonly ServerMode[];
 
 /** One tree of the comparison. */
 export interface ComparedSide {
@@ -21,7 +28,7 @@ export interface CompareReport extends RunSetup {
   rows: number;
   a: ComparedSide;
   b: ComparedSide;
-  /** Figures of modes `gateway A`, `gateway B` and `ceiling`, per route. */
+  /** Figures of modes `gateway A`, `gateway B`, `ceiling` and (optionally) `ceiling, same headers`, per route. */
   routes: RouteFigures[];
   notes: string[];
   elapsedSeconds: number;
@@ -32,7 +39,8 @@ export function renderCompareReport(report: CompareReport): string {
   const lines: string[] = [];
   lines.push(`### Bench protocol: --compare — \`${report.command}\` — ${report.date}`, '');
   lines.push(`- machine: ${report.machine}`);
-  lines.push(`- load: ${report.loadTool}, ${report.connections} connections, ${report.rounds} rounds of ${report.roundSeconds} s per route and server, interleaved A, B, ceiling, A, B, ceiling… after a warm-up`);
+  const rotation = hasSameHeaders(report.routes) ? 'A, B, ceiling, same-headers ceiling' : 'A, B, ceiling';
+  lines.push(`- load: ${report.loadTool}, ${report.connections} connections, ${report.rounds} rounds of ${report.roundSeconds} s per route and server, interleaved ${rotation}, ${rotation}… after a warm-up`);
   lines.push(`- corpus: \`hra synth --seed 1 --scale ${report.scale}\` (this tree's), ${report.rows.toLocaleString('en-US')} rows, built by each tree's own \`hra build\``);
   for (const [name, side] of [['A', report.a], ['B', report.b]] as const) {
     lines.push(`- ${name}: ${side.label} (\`${side.commit.slice(0, 12)}\`), build ${side.buildSeconds.toFixed(1)} s, revision \`${side.revision.slice(0, 16)}…\`, spawn to first licensed 200 ${(side.firstResponseMs / 1000).toFixed(2)} s`);
@@ -45,25 +53,37 @@ export function renderCompareReport(report: CompareReport): string {
 }
 
 /**
- * One row per route that has both gateways: A, B and the ceiling with their spreads, then B/A and each
- * gateway against the ceiling (by req/s: gateway / ceiling; by CPU: ceiling / gateway, so that both read
- * as "share of the ceiling").
+ * One row per route that has both gateways: A, B and the ceilings with their spreads, then B/A and each
+ * gateway against each ceiling (by req/s: gateway / ceiling; by CPU: ceiling / gateway, so that all read
+ * as "share of the ceiling"). The same-headers columns appear when that ceiling was measured.
  */
 export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 'cpu'): string[] {
-  const rows = ['| route | A | B | ceiling | B/A | A vs ceiling | B vs ceiling |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const same = hasSameHeaders(routes);
+  const rows = same
+    ? ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+    : ['| route | A | B | ceiling | B/A | A vs ceiling | B vs ceiling |', '|---|---:|---:|---:|---:|---:|---:|'];
   const order: RouteId[] = [];
   for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
   for (const route of order) {
     const pick = (mode: RouteFigures['mode']) => routes.find((figures) => figures.route === route && figures.mode === mode);
-    const [a, b, ceiling] = [pick('gateway A'), pick('gateway B'), pick('ceiling')];
+    const [a, b, ceiling, sameCeiling] = [pick('gateway A'), pick('gateway B'), pick('ceiling'), pick('ceiling, same headers')];
     if (!a || !b) continue;
     const spread = (figures: RouteFigures | undefined) => (figures === undefined ? undefined : by === 'rps' ? figures.rps : figures.cpuUsPerRequest);
-    const [sa, sb, sc] = [spread(a), spread(b), spread(ceiling)];
-    const share = (gateway: Spread | undefined) => (gateway === undefined || sc === undefined ? undefined : by === 'rps' ? gateway.median / sc.median : sc.median / gateway.median);
-    const dirty = [a, b, ceiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
-    rows.push(`| ${route}${dirty} | ${withSpread(sa)} | ${withSpread(sb)} | ${withSpread(sc)} | ${ratio(sa && sb && sb.median / sa.median)} | ${percent(share(sa))} | ${percent(share(sb))} |`);
+    const [sa, sb, sc, ss] = [spread(a), spread(b), spread(ceiling), spread(sameCeiling)];
+    const share = (gateway: Spread | undefined, against: Spread | undefined) =>
+      gateway === undefined || against === undefined ? undefined : by === 'rps' ? gateway.median / against.median : against.median / gateway.median;
+    const dirty = [a, b, ceiling, sameCeiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
+    const cells = same
+      ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss))]
+      : [withSpread(sa), withSpread(sb), withSpread(sc), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc))];
+    rows.push(`| ${route}${dirty} | ${cells.join(' | ')} |`);
   }
   return rows;
+}
+
+/** Whether the run measured the same-headers ceiling beside the two-header one. */
+function hasSameHeaders(routes: readonly RouteFigures[]): boolean {
+  return routes.some((figures) => figures.mode === 'ceiling, same headers');
 }
 
 function withSpread(spread: Spread | undefined): string {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
 import { resolveCommit, sameLockfile } from '../../../scripts/bench/compare-tree.ts';
 import { interleavedRounds } from '../../../scripts/bench/drive-rounds.ts';
-import { renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
+import { COMPARE_MODES, renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
 import type { RouteFigures } from '../../../scripts/bench/render-report.ts';
 
 describe('--compare on the command line', () => {
@@ -99,5 +99,63 @@ describe('renderCompareReport', () => {
     assert.match(text, /interleaved A, B, ceiling, A, B, ceiling/);
     assert.ok(text.indexOf('| unfiltered | 4,000 (3,900–4,200)') < text.indexOf('| unfiltered | 100 (95–110)'), 'req/s table first, then CPU');
     assert.match(text, /\n- a note\n/);
+  });
+});
+
+// Issue 25's goal is stated against the same-headers ceiling: a comparison measures it beside the
+// two-header one and puts each tree against both.
+
+const SAME_HEADERS_ROUTES = [
+  figures('unfiltered', 'gateway A', [4000, 3900, 4200], [100, 95, 110]),
+  figures('unfiltered', 'gateway B', [6000, 5800, 6100], [50, 48, 55]),
+  figures('unfiltered', 'ceiling', [8000, 7500, 8100], [40, 39, 42]),
+  figures('unfiltered', 'ceiling, same headers', [7500, 7000, 7600], [45, 44, 47]),
+  figures('detail', 'gateway A', [5000, 5000, 5000], [80, 80, 80]),
+  figures('detail', 'gateway B', [5000, 4000, 5500], [80, 70, 90]),
+  figures('detail', 'ceiling', [10000, 9000, 11000], [20, 19, 21]),
+  figures('detail', 'ceiling, same headers', [9000, 8000, 9500], [24, 23, 26], 2),
+];
+
+describe('a comparison\'s rotation', () => {
+  it('drives A, B, the two-header ceiling and the same-headers ceiling, then again, round after round', () => {
+    const order = interleavedRounds(COMPARE_MODES, 2).map(({ round, server }) => `${server} ${round}`);
+    assert.deepEqual(order, [
+      'gateway A 1', 'gateway B 1', 'ceiling 1', 'ceiling, same headers 1',
+      'gateway A 2', 'gateway B 2', 'ceiling 2', 'ceiling, same headers 2',
+    ]);
+  });
+});
+
+describe('renderCompareTable with the same-headers ceiling', () => {
+  it('puts both ceilings side by side and each tree against each, by req/s', () => {
+    assert.deepEqual(renderCompareTable(SAME_HEADERS_ROUTES, 'rps'), [
+      '| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| unfiltered | 4,000 (3,900–4,200) | 6,000 (5,800–6,100) | 8,000 (7,500–8,100) | 7,500 (7,000–7,600) | 1.50× | 50% | 75% | 53% | 80% |',
+      '| detail ⚠ non-2xx or socket errors | 5,000 (5,000–5,000) | 5,000 (4,000–5,500) | 10,000 (9,000–11,000) | 9,000 (8,000–9,500) | 1.00× | 50% | 50% | 56% | 56% |',
+    ]);
+  });
+  it('reads CPU as ceiling CPU / gateway CPU against both ceilings', () => {
+    const rows = renderCompareTable(SAME_HEADERS_ROUTES, 'cpu');
+    assert.equal(rows[2], '| unfiltered | 100 (95–110) | 50 (48–55) | 40 (39–42) | 45 (44–47) | 0.50× | 40% | 80% | 45% | 90% |');
+    assert.equal(rows[3], '| detail ⚠ non-2xx or socket errors | 80 (80–80) | 80 (70–90) | 20 (19–21) | 24 (23–26) | 1.00× | 25% | 25% | 30% | 30% |');
+  });
+  it('marks a same-headers ceiling missing on one route as n/a, not as a share', () => {
+    const rows = renderCompareTable(SAME_HEADERS_ROUTES.filter((row) => !(row.route === 'detail' && row.mode === 'ceiling, same headers')), 'cpu');
+    assert.equal(rows[3], '| detail | 80 (80–80) | 80 (70–90) | 20 (19–21) | n/a | 1.00× | 25% | 25% | — | — |');
+  });
+});
+
+describe('renderCompareReport with the same-headers ceiling', () => {
+  it('names the four-server rotation in its load line', () => {
+    const report: CompareReport = {
+      command: 'npm run bench -- --quick --compare main', date: '2026-11-26 10:00 UTC', machine: 'test machine', loadTool: 'wrk (1 thread)', connections: 64, rounds: 2, roundSeconds: 2, scale: 1, rows: 57000,
+      a: { label: 'main', commit: 'a'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
+      b: { label: 'this tree', commit: 'b'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
+      routes: SAME_HEADERS_ROUTES, notes: [], elapsedSeconds: 200,
+    };
+    const text = renderCompareReport(report);
+    assert.match(text, /interleaved A, B, ceiling, same-headers ceiling, A, B, ceiling, same-headers ceiling… after a warm-up/);
+    assert.match(text, /\n\| unfiltered \| 100 \(95–110\) \| 50 \(48–55\) \| 40 \(39–42\) \| 45 \(44–47\) \| 0\.50× \| 40% \| 80% \| 45% \| 90% \|\n/);
   });
 });
