@@ -1,7 +1,7 @@
 /**
  * The gateway's stderr destination: lines gathered as UTF-8 bytes in one buffer and handed to sonic-boom
  * (in its `buffer` content mode) a batch at a time, once per short interval or whenever a batch is large,
- * as turn-batched-stream.ts does with strings. With strings, every line was concatenated from pieces,
+ * as the string batcher it replaced did (turn-batched-stream.ts, removed). With strings, every line was concatenated from pieces,
  * then joined into the batch (a flattening copy), measured again by sonic-boom, converted to bytes by
  * `fs.write` and converted once more by sonic-boom after the write (BENCHMARKS.md, issue 25, third
  * round); here a line is encoded once, straight into the batch. The request line writes its bytes in place
