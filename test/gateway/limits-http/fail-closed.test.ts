@@ -1,8 +1,9 @@
 /**
  * Failing closed over real HTTP (spec 1.8, 5.7): when Redis, the rate-limit storage, is killed, was
- * never there, or accepts connections and never answers, licensed routes answer 503
+ * never there, is stalled, or accepts connections and never answers, licensed routes answer 503
  * RATE_LIMIT_STORAGE_UNAVAILABLE with Retry-After within a bound, and no licensed byte; keyless
- * routes keep serving; a Redis that returns is used again without restarting the gateway.
+ * routes keep serving; a Redis that returns is used again without restarting the gateway. A healthy
+ * Redis is never mistaken for a failed one because the gateway's own event loop was busy.
  */
 import * as assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
@@ -48,6 +49,12 @@ async function assertPublicServes(gateway: TestGateway): Promise<void> {
     assert.equal(response.status, 200, path);
     await response.arrayBuffer();
   }
+}
+
+/** Keeps the event loop (the in-process gateway's too) busy for `ms`, as a long turn under load does. */
+function blockEventLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
 }
 
 function report(t: TestContext, what: string, samples: number[]): { p99: number } {
@@ -107,6 +114,66 @@ describe('failing closed over HTTP', { skip: redisServerSkip() }, () => {
         assert.ok(response.headers.get('X-RateLimit-Remaining') !== null);
         await response.arrayBuffer();
       }
+    });
+  });
+
+  describe('Redis stalled (SIGSTOP), then resumed; a healthy Redis under a blocked event loop', () => {
+    let redis: RedisServer;
+    let gateway: TestGateway;
+    before(async () => {
+      redis = await startRedisServer();
+      gateway = await startTestGateway({ flags: { redis: redis.url } });
+    });
+    after(async () => {
+      await gateway?.close();
+      await redis?.stop();
+    });
+
+    it('503s with no licensed byte while Redis is stalled, and serves as soon as it resumes', async (t) => {
+      const served = await gateway.get('/api/cities', { key: gateway.keys.commercial });
+      assert.equal(served.status, 200);
+      await served.arrayBuffer();
+      redis.pause();
+      const latencies: number[] = [];
+      try {
+        for (const call of licensedCalls(gateway)) {
+          const started = performance.now();
+          const response = await gateway.get(call.path, call);
+          latencies.push(performance.now() - started);
+          await assertFailedClosed(response, `stalled ${call.path}`);
+        }
+        await assertPublicServes(gateway);
+      } finally {
+        redis.resume();
+      }
+      report(t, '503 latency over HTTP, redis stalled', latencies);
+      assert.ok(Math.max(...latencies) < FAIL_CLOSED_BOUND_MS);
+      for (const call of licensedCalls(gateway).slice(0, 7)) {
+        const response = await gateway.get(call.path, call);
+        assert.equal(response.status, 200, `after resuming ${call.path}`);
+        await response.arrayBuffer();
+      }
+    });
+
+    it('serves every request while the event loop is repeatedly blocked longer than the reply deadline', async () => {
+      const calls = licensedCalls(gateway).slice(0, 7);
+      // Blocks of 80 ms every 10 ms of a burst: replies from Redis wait unread past the 50 ms deadline.
+      const blocker = setInterval(() => blockEventLoop(80), 10);
+      let statuses: number[];
+      try {
+        statuses = await Promise.all(
+          Array.from({ length: 300 }, async (_, i) => {
+            const call = calls[i % calls.length]!;
+            const response = await gateway.get(call.path, call);
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+      } finally {
+        clearInterval(blocker);
+      }
+      const refused = statuses.filter((status) => status !== 200);
+      assert.deepEqual(refused, [], `${refused.length} of ${statuses.length} requests refused`);
     });
   });
 

@@ -21,6 +21,15 @@ async function timeFailure(limiter: RateLimiter): Promise<number> {
   return elapsed;
 }
 
+/** Keeps the event loop busy for `ms`, as a long turn of a loaded gateway does. */
+function blockEventLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** Resolves in a fresh event-loop turn, after the poll phase. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 function report(t: TestContext, what: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number): string => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1);
@@ -77,6 +86,51 @@ describe('RedisRateLimiter', { skip: redisServerSkip() }, () => {
       assert.match(keys[1]!, new RegExp(`^hra:rl:k:\\{[\\w-]{22}\\}:m:${minuteStart}$`));
       const minuteTtl = await admin.pttl(keys[1]!);
       assert.ok(minuteTtl > 80_000 && minuteTtl <= 90_000, `minute key ttl ${minuteTtl} ms: window end + 60 s grace`);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('does not refuse when a healthy Redis answered while the event loop was blocked', async () => {
+    // The production deadline: the reply is in the socket long before it, but unread while the loop is busy.
+    const limiter = new RedisRateLimiter({ url: server.url, limits: DEFAULT_LIMITS, now: Date.now, commandTimeoutMs: 50 });
+    try {
+      await limiter.consumeKey(randomUUID(), 'commercial'); // connected, script loaded
+      for (const [before, after] of [[0, 200], [100, 100], [200, 0], [0, 60]] as const) {
+        await nextTurn();
+        blockEventLoop(before);
+        const calls = Array.from({ length: 20 }, () => limiter.consumeKey(randomUUID(), 'commercial'));
+        blockEventLoop(after);
+        const outcomes = await Promise.allSettled(calls);
+        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+        assert.deepEqual(refused, [], `blocked ${before} ms before the calls and ${after} ms after them`);
+        for (const outcome of outcomes) assert.equal(outcome.status === 'fulfilled' && outcome.value.allowed, true);
+      }
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('fails closed within the deadline while Redis is stalled (SIGSTOP), and counts again once it resumes', async (t) => {
+    const limiter = new RedisRateLimiter({ url: server.url, limits: DEFAULT_LIMITS, now: Date.now, commandTimeoutMs: 50 });
+    try {
+      const id = randomUUID();
+      assert.equal((await limiter.consumeKey(id, 'trial')).remaining, 59);
+      server.pause();
+      const samples: number[] = [];
+      try {
+        for (let i = 0; i < 5; i++) samples.push(await timeFailure(limiter));
+        samples.push(...(await Promise.all(Array.from({ length: 20 }, () => timeFailure(limiter)))));
+      } finally {
+        server.resume();
+      }
+      report(t, 'fail-closed latency, redis stalled', samples);
+      assert.ok(Math.min(...samples) >= 45, 'waited for the deadline, not less');
+      // The stalled commands were still counted when Redis resumed (a refusal is not a promise to Redis);
+      // what matters is that the limiter answers again on the same connection.
+      const decision = await limiter.consumeKey(id, 'trial');
+      assert.equal(decision.allowed, true);
+      assert.ok(decision.remaining <= 58);
     } finally {
       await limiter.close();
     }
