@@ -9,14 +9,16 @@ export interface SentCommand extends Pick<Command, 'promise' | 'reject'> {
 /**
  * Sends commands on a connected ioredis client with two rules ioredis's own `commandTimeout` lacks.
  *
- * 1. The reply deadline is judged only after the event loop has had its chance to read the reply. Node
+ * 1. A command is late only if its reply was not there when the gateway looked after the deadline. Node
  *    runs due timers before it polls sockets, so a per-command timer (ioredis starts one per command)
  *    fires after any long turn of a busy loop (garbage collection, a burst of requests, the process
  *    descheduled on a loaded machine) even when Redis answered in microseconds and the reply lies unread
  *    in the socket: a healthy Redis turned into 503s. Here one timer watches the oldest unanswered command;
- *    when it fires, the verdict waits for the check phase (`setImmediate`), which follows the poll phase
- *    that reads what Redis already sent, and fails only commands still unanswered `timeoutMs` after
- *    their write. A stalled or silent Redis still fails closed after `timeoutMs` and one loop turn.
+ *    when it fires (at `firedAt`) the verdict waits for the check phase (`setImmediate`), after the poll
+ *    phase that began after `firedAt` and read every reply Redis had sent by then, and fails only
+ *    commands written at least `timeoutMs` before `firedAt` and still unanswered: commands written later
+ *    are not judged by how long that poll phase itself ran. A stalled or silent Redis still fails closed
+ *    `timeoutMs` and one loop turn after the write.
  * 2. Commands issued in one loop turn leave in one write: the socket is corked at the turn's first
  *    command and uncorked in the check phase, and the deadline starts there, when the bytes are written.
  *    One `writev` for a turn's requests instead of one `write` each; Redis then answers them in one write too.
@@ -31,7 +33,11 @@ export class RedisCommandSender {
   // Issued in this loop turn, waiting in the corked socket.
   #batch: SentCommand[] = [];
   #corked: Socket | undefined;
+  // From arming the timer to the end of the verdict it leads to: one watch at a time.
+  #watching = false;
   #timer: NodeJS.Timeout | undefined;
+  #firedAt = 0;
+  #closed = false;
 
   /** `timeoutMs` is the longest a written command waits for its reply before it is failed. */
   constructor(redis: Redis, timeoutMs: number) {
@@ -58,6 +64,7 @@ export class RedisCommandSender {
   close(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#closed = true;
   }
 
   readonly #flush = (): void => {
@@ -70,32 +77,37 @@ export class RedisCommandSender {
     }
     this.#batch.length = 0;
     this.#dropDone();
-    if (this.#timer === undefined && this.#head < this.#inFlight.length) this.#arm(now);
+    if (!this.#watching && this.#head < this.#inFlight.length) this.#arm(now);
   };
 
   readonly #onTimer = (): void => {
     this.#timer = undefined;
+    this.#firedAt = performance.now();
     setImmediate(this.#judge);
   };
 
-  // In the check phase, after the poll phase read whatever replies had arrived.
+  // In the check phase, after a poll phase that began after #firedAt.
   readonly #judge = (): void => {
-    const now = performance.now();
-    const overdue = new Error(`no reply from redis within ${this.#timeoutMs} ms of the write`);
+    const lateIfWrittenBefore = this.#firedAt - this.#timeoutMs;
+    let overdue: Error | undefined;
     while (this.#head < this.#inFlight.length) {
       const command = this.#inFlight[this.#head] as SentCommand;
       if (!command.done) {
-        if (now - (this.#writtenAt[this.#head] as number) < this.#timeoutMs) break;
+        if ((this.#writtenAt[this.#head] as number) > lateIfWrittenBefore) break;
+        overdue ??= new Error(`no reply from redis within ${this.#timeoutMs} ms of the write`);
         // As ioredis's own timeout does: a reply arriving later resolves a settled promise, a no-op.
         command.reject(overdue);
       }
       this.#inFlight[this.#head++] = undefined;
     }
     this.#dropDone();
-    if (this.#timer === undefined && this.#head < this.#inFlight.length) this.#arm(now);
+    this.#watching = false;
+    if (this.#head < this.#inFlight.length) this.#arm(performance.now());
   };
 
   #arm(now: number): void {
+    if (this.#closed) return;
+    this.#watching = true;
     const due = (this.#writtenAt[this.#head] as number) + this.#timeoutMs - now;
     this.#timer = setTimeout(this.#onTimer, Math.max(1, Math.ceil(due)));
   }
