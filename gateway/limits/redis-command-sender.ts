@@ -48,7 +48,12 @@ export class RedisCommandSender {
   /** Queues `command` for this turn's write; the caller awaits `command.promise` and then sets `done`. */
   send(command: SentCommand & Command): void {
     const stream = this.#redis.stream as Socket | undefined;
-    if (stream !== undefined && this.#corked !== stream) {
+    if (stream === undefined) {
+      // No connection: ioredis rejects the command at once (no offline queue); nothing to write or watch.
+      void this.#redis.sendCommand(command);
+      return;
+    }
+    if (this.#corked !== stream) {
       // A new turn, or a socket replaced by a reconnect within one: write what the old one holds now.
       if (this.#corked === undefined) setImmediate(this.#flush);
       else this.#corked.uncork();
@@ -60,7 +65,7 @@ export class RedisCommandSender {
     void this.#redis.sendCommand(command);
   }
 
-  /** Forgets every command not yet answered (their connection is closing and rejects them). */
+  /** Stops watching deadlines, for good; closing the connection rejects whatever is still unanswered. */
   close(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
