@@ -14,7 +14,7 @@ import { FUNDING_STATUSES, INCOME_TIERS } from '../build/contract/vocab-enums.ts
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
 import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
-import { parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
+import { drivesLoad, parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
 import { benchLinks } from './bench/bench-links.ts';
 import { benchStartup } from './bench/bench-startup.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
@@ -44,13 +44,14 @@ async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const threads = availableParallelism() <= 2 ? 1 : 2;
-  // Refuse before compiling or building anything: without wrk there is nothing worth measuring.
-  const load = options.links ? undefined : pickLoadGenerator(threads);
+  // Refuse before compiling or building anything when the run drives load: without wrk there is nothing
+  // worth measuring. The link and start-up phases send no load, so they run without it.
+  const load = drivesLoad(options) ? pickLoadGenerator(threads) : undefined;
   const work = mkdtempSync(join(tmpdir(), 'hra-bench-'));
   const cleanup: Array<() => Promise<void>> = [];
   try {
     progress(`bench: ${command} in ${work}`);
-    if (load === undefined) {
+    if (options.links) {
       // --links: the link checker's phase only, which drives no HTTP load.
       writeSection(options, await benchLinks(root, work, options.scale, command, progress));
       progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
       progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${((performance.now() - began) / 1000).toFixed(0)} s`);
       return;
     }
+    // drivesLoad holds from here on: every mode that does not has returned above.
+    if (load === undefined) throw new Error('no load generator for a phase that drives load');
 
     if (options.compare !== undefined) {
       // Before/after in one run: the ref's gateway (A), this tree's (B) and the ceiling, round by round.

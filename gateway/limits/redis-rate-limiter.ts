@@ -1,16 +1,20 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Command, Redis } from 'ioredis';
 import { decideLimit } from './decide-limit.ts';
 import type { LimitTable, LimitTier } from './limit-table.ts';
-import { tablePolicies, windowSlots, type LimitPolicy, type LimitSubject } from './limit-windows.ts';
+import { tablePolicies, windowSlots, type LimitPolicy, type LimitSubject, type WindowSlot } from './limit-windows.ts';
 import { RateLimitStorageError, type LimitDecision, type RateLimiter } from './rate-limiter.ts';
+import { RedisCommandSender, type SentCommand } from './redis-command-sender.ts';
 
 /** Inputs of `RedisRateLimiter`. Timeouts are real milliseconds; `now` (epoch ms) places the windows. */
 export interface RedisRateLimiterOptions {
   readonly url: string;
   readonly limits: LimitTable;
   readonly now: () => number;
-  /** Longest wait for a reply, and for a connection in progress, before failing closed; 50 ms unless told. */
+  /**
+   * Longest wait for a reply after the command was written, and for a connection in progress, before
+   * failing closed; 50 ms unless told. A reply that arrived while the event loop was busy is not late.
+   */
   readonly commandTimeoutMs?: number;
   /** Longest TCP connect attempt; 500 ms unless told. */
   readonly connectTimeoutMs?: number;
@@ -39,26 +43,33 @@ if result[1] == 1 then
 end
 return result`;
 
+const CONSUME_SCRIPT_SHA = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+
 // Counters outlive their window by this much, so gateways whose clocks differ slightly share them.
 const EXPIRY_GRACE_MS = 60_000;
 
-type ScriptedRedis = Redis & { hraRateLimit(keyCount: number, ...args: (string | number)[]): Promise<unknown> };
+/** One EVALSHA (or EVAL) of the script, timed out by the sender. */
+class ScriptCommand extends Command implements SentCommand {
+  done = false;
+}
 
 /**
  * Window counters shared in Redis, so every gateway enforces one limit per key.
- * One atomic round trip per request: a Lua script (ioredis `defineCommand`, sent as EVALSHA) checks and
- * increments both windows; only the first call after Redis lost its script cache (a restart) adds an
- * EVAL. rate-limiter-flexible was not used: it keeps one window per limiter (two windows cost two round
+ * One atomic round trip per request: a Lua script, sent as EVALSHA, checks and increments both windows;
+ * only a call that finds Redis without the script (after a restart) adds an EVAL. Commands go out
+ * through `RedisCommandSender`: one write per event-loop turn, and a reply deadline that a busy loop
+ * cannot trip. rate-limiter-flexible was not used: it keeps one window per limiter (two windows cost two round
  * trips through `RateLimiterUnion`), starts a window at a key's first request rather than on the clock,
  * and counts rejected requests.
  * Windows are placed with the injected clock: gateways share wall time, so they agree on boundaries,
  * and tests can step windows; TTLs are relative, so a fake clock never expires a key early. Keys are
  * `<prefix>k:{<sha256 of the key id, 22 base64url chars>}:m:<window start s>` (`a:` for client
  * addresses, `:d:` for days); the braces keep a request's keys in one Redis Cluster slot.
- * Fails closed and fast: no offline queue, no retried or resent command, a command timeout, and every
+ * Fails closed and fast: no offline queue, no retried or resent command, a reply deadline, and every
  * failure thrown as `RateLimitStorageError`; the client reconnects in the background with capped
  * backoff, so calls succeed again as soon as Redis is back, without a restart. A call waits at most
- * `commandTimeoutMs` for a connection in progress and then `commandTimeoutMs` for its reply.
+ * `commandTimeoutMs` for a connection in progress and then `commandTimeoutMs` after its write for the
+ * reply (twice, when Redis lacked the script).
  */
 export class RedisRateLimiter implements RateLimiter {
   /** Counters live in Redis. */
@@ -67,7 +78,10 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #now: () => number;
   readonly #prefix: string;
   readonly #commandTimeoutMs: number;
-  readonly #redis: ScriptedRedis;
+  readonly #redis: Redis;
+  readonly #sender: RedisCommandSender;
+  // The windows of each subject's policy, placed on the clock once per minute, not per request.
+  readonly #slots = new Map<LimitSubject, PlacedSlots>();
   #connecting: Promise<void> | undefined;
   // A subject's key part is a SHA-256 of its id: hashed once per subject, not per request.
   readonly #keySubjects = new SubjectKeys('k');
@@ -86,12 +100,13 @@ export class RedisRateLimiter implements RateLimiter {
       autoResendUnfulfilledCommands: false,
       // Ready as soon as TCP connects; an unanswered INFO would otherwise leave it never ready, untimed.
       enableReadyCheck: false,
-      commandTimeout: this.#commandTimeoutMs,
+      // No ioredis commandTimeout: its per-command timer fires before a busy loop reads a reply that has
+      // arrived; the sender keeps the deadline instead.
       connectTimeout: options.connectTimeoutMs ?? 500,
       retryStrategy: (attempt) => Math.min(attempt * 50, maxDelay),
-    }) as ScriptedRedis;
+    });
     this.#redis.on('error', (error: Error) => options.onError?.(error));
-    this.#redis.defineCommand('hraRateLimit', { lua: CONSUME_SCRIPT });
+    this.#sender = new RedisCommandSender(this.#redis, this.#commandTimeoutMs);
   }
 
   /** Counts one licensed request of `keyId` under its current `tier`'s limits. */
@@ -106,30 +121,58 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Closes the connection (politely if it is up); later calls fail with `RateLimitStorageError`. */
   async close(): Promise<void> {
+    this.#sender.close();
     if (this.#redis.status === 'ready') await this.#redis.quit().catch(() => undefined);
     this.#redis.disconnect();
   }
 
-  async #consume(subjectKey: string, subject: LimitSubject): Promise<LimitDecision> {
-    const policy = this.#policies[subject];
-    if (policy === undefined) throw new TypeError(`unknown rate-limit tier ${JSON.stringify(subject)}`);
+  async #consume(subject: SubjectKey, tier: LimitSubject): Promise<LimitDecision> {
+    const policy = this.#policies[tier];
+    if (policy === undefined) throw new TypeError(`unknown rate-limit tier ${JSON.stringify(tier)}`);
     const nowMs = this.#now();
-    const slots = windowSlots(policy, nowMs);
-    const keys = slots.map((slot) => `${this.#prefix}${subjectKey}:${slot.name[0]}:${slot.startMs / 1000}`);
-    const args = [...slots.map((slot) => slot.quota), ...slots.map((slot) => slot.endMs - nowMs + EXPIRY_GRACE_MS)];
+    const slots = this.#placedSlots(tier, policy, nowMs);
+    const keys = subject.keysFor(slots, this.#prefix);
+    const n = slots.length;
+    const args: (string | number)[] = [CONSUME_SCRIPT_SHA, n, ...keys];
+    for (let i = 0; i < n; i++) args.push((slots[i] as WindowSlot).quota);
+    for (let i = 0; i < n; i++) args.push((slots[i] as WindowSlot).endMs - nowMs + EXPIRY_GRACE_MS);
     let reply: unknown;
     try {
       // Connected (the steady state): straight to the command, without a turn through #whenConnected.
       if (this.#redis.status !== 'ready') await this.#whenConnected();
-      reply = await this.#redis.hraRateLimit(keys.length, ...keys, ...args);
+      try {
+        reply = await this.#run(new ScriptCommand('evalsha', args));
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        // Redis restarted (or its script cache was flushed): send the script itself, which also loads it.
+        args[0] = CONSUME_SCRIPT;
+        reply = await this.#run(new ScriptCommand('eval', args));
+      }
     } catch (error) {
       if (error instanceof RateLimitStorageError) throw error;
       throw new RateLimitStorageError(`redis rate-limit storage failed: ${(error as Error).message}`, { cause: error });
     }
-    if (!Array.isArray(reply) || reply.length !== slots.length + 1 || !reply.every(Number.isInteger)) {
-      throw new RateLimitStorageError(`redis rate-limit script returned ${JSON.stringify(reply)}`);
+    if (!isCountsReply(reply, n)) throw new RateLimitStorageError(`redis rate-limit script returned ${JSON.stringify(reply)}`);
+    return decideLimit(policy, slots, reply.slice(1), reply[0] === 1, nowMs);
+  }
+
+  async #run(command: ScriptCommand): Promise<unknown> {
+    this.#sender.send(command);
+    try {
+      return await command.promise;
+    } finally {
+      command.done = true;
     }
-    return decideLimit(policy, slots, reply.slice(1) as number[], reply[0] === 1, nowMs);
+  }
+
+  // Windows are fixed and clock-aligned, and a day ends on a minute boundary: one placement per minute.
+  #placedSlots(tier: LimitSubject, policy: LimitPolicy, nowMs: number): readonly WindowSlot[] {
+    const placed = this.#slots.get(tier);
+    if (placed !== undefined && placed.policy === policy && nowMs >= placed.fromMs && nowMs < placed.untilMs) return placed.slots;
+    const slots = Object.freeze(windowSlots(policy, nowMs));
+    const minute = slots[0] as WindowSlot;
+    this.#slots.set(tier, { policy, fromMs: minute.startMs, untilMs: minute.endMs, slots });
+    return slots;
   }
 
   async #whenConnected(): Promise<void> {
@@ -170,24 +213,59 @@ function nextOutcome(redis: Redis): Promise<void> {
   });
 }
 
+/** A policy's windows placed on the clock, valid for `[fromMs, untilMs)` (one minute). */
+interface PlacedSlots {
+  readonly policy: LimitPolicy;
+  readonly fromMs: number;
+  readonly untilMs: number;
+  readonly slots: readonly WindowSlot[];
+}
+
+/** True when `reply` is the script's `{allowed, count...}` for `n` windows. */
+function isCountsReply(reply: unknown, n: number): reply is number[] {
+  if (!Array.isArray(reply) || reply.length !== n + 1) return false;
+  for (const value of reply) if (!Number.isInteger(value)) return false;
+  return true;
+}
+
+/** One subject's Redis key part, with its window keys for the slots it was last asked about. */
+class SubjectKey {
+  readonly #part: string;
+  #slots: readonly WindowSlot[] | undefined;
+  #keys: readonly string[] = [];
+
+  constructor(part: string) {
+    this.#part = part;
+  }
+
+  /** `<prefix><part>:<m|d>:<window start s>` for each slot; rebuilt only when the slots change (each minute). */
+  keysFor(slots: readonly WindowSlot[], prefix: string): readonly string[] {
+    if (this.#slots !== slots) {
+      this.#keys = slots.map((slot) => `${prefix}${this.#part}:${slot.name[0]}:${slot.startMs / 1000}`);
+      this.#slots = slots;
+    }
+    return this.#keys;
+  }
+}
+
 /**
- * The Redis key part of each subject (`k:{<digest>}`), remembered. Bounded: client addresses are the
+ * The Redis key of each subject (`k:{<digest>}`), remembered. Bounded: client addresses are the
  * clients' to choose, so past `max` subjects the table starts over rather than grow.
  */
 class SubjectKeys {
   readonly #kind: string;
   readonly #max: number;
-  readonly #known = new Map<string, string>();
+  readonly #known = new Map<string, SubjectKey>();
 
   constructor(kind: 'k' | 'a', max = 10_000) {
     this.#kind = kind;
     this.#max = max;
   }
 
-  of(id: string): string {
+  of(id: string): SubjectKey {
     let key = this.#known.get(id);
     if (key === undefined) {
-      key = `${this.#kind}:{${digest(id)}}`;
+      key = new SubjectKey(`${this.#kind}:{${digest(id)}}`);
       if (this.#known.size >= this.#max) this.#known.clear();
       this.#known.set(id, key);
     }

@@ -32,6 +32,14 @@ export interface BenchOptions {
   readonly compare: string | undefined;
 }
 
+/**
+ * Whether a run drives HTTP load, and so needs wrk: every mode but the link checker's phase (`--links`)
+ * and the start-up phase (`--startup`), which time their own commands and send no load.
+ */
+export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'>): boolean {
+  return !options.links && !options.startup;
+}
+
 /** Usage line printed on a bad argument. */
 export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup] [--compare <git ref>] [--out BENCHMARKS.md]';
 

@@ -12,6 +12,8 @@ export interface PortBoundChild {
   start(): Promise<void>;
   /** Sends `signal` and waits for the process to exit. */
   kill(): Promise<void>;
+  /** Sends `signal` to the running process without waiting (SIGSTOP and SIGCONT stall and resume it). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 const live = new Map<ChildProcess, NodeJS.Signals>();
@@ -44,11 +46,15 @@ export async function startOnFreePort(
     await exited;
     live.delete(current);
   };
+  const signal_ = (sent: NodeJS.Signals): void => {
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) throw new Error(`no running process to send ${sent}`);
+    child.kill(sent);
+  };
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     try {
       await start();
-      return { port, start, kill };
+      return { port, start, kill, signal: signal_ };
     } catch (error) {
       await kill();
       if (attempt === 3) throw error;

@@ -14,6 +14,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts the server again on the same port, empty (nothing is persisted). */
   start(): Promise<void>;
+  /** Stalls the server (SIGSTOP): connections stay open and nothing is answered until `resume()`. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT); it answers what it was sent meanwhile. */
+  resume(): void;
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
 }
@@ -54,6 +58,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${server.port}`,
     kill: server.kill,
     start: server.start,
+    pause: () => server.signal('SIGSTOP'),
+    resume: () => server.signal('SIGCONT'),
     stop: async () => {
       await server.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,14 @@
 /**
  * Failing closed over real HTTP (spec 1.8, 5.7): when Redis, the rate-limit storage, is killed, was
- * never there, or accepts connections and never answers, licensed routes answer 503
+ * never there, is stalled, or accepts connections and never answers, licensed routes answer 503
  * RATE_LIMIT_STORAGE_UNAVAILABLE with Retry-After within a bound, and no licensed byte; keyless
- * routes keep serving; a Redis that returns is used again without restarting the gateway.
+ * routes keep serving; a Redis that returns is used again without restarting the gateway. A healthy
+ * Redis is never mistaken for a failed one because the gateway's own event loop was busy.
  */
 import * as assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { blockEventLoop } from '../../support/block-event-loop.ts';
 import { freePort, redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
@@ -57,20 +59,38 @@ function report(t: TestContext, what: string, samples: number[]): { p99: number 
   return { p99: at(0.99) };
 }
 
+/** A real redis-server and a gateway counting in it, started before the enclosing describe's tests, stopped after. */
+function redisAndGateway(): { readonly redis: RedisServer; readonly gateway: TestGateway } {
+  let redis: RedisServer | undefined;
+  let gateway: TestGateway | undefined;
+  before(async () => {
+    redis = await startRedisServer();
+    gateway = await startTestGateway({ flags: { redis: redis.url } });
+  });
+  after(async () => {
+    await gateway?.close();
+    await redis?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('redis and gateway are started in before()');
+    return value;
+  };
+  return {
+    get redis() {
+      return started(redis);
+    },
+    get gateway() {
+      return started(gateway);
+    },
+  };
+}
+
 describe('failing closed over HTTP', { skip: redisServerSkip() }, () => {
   describe('Redis killed mid-run, then restarted on the same port', () => {
-    let redis: RedisServer;
-    let gateway: TestGateway;
-    before(async () => {
-      redis = await startRedisServer();
-      gateway = await startTestGateway({ flags: { redis: redis.url } });
-    });
-    after(async () => {
-      await gateway?.close();
-      await redis?.stop();
-    });
+    const running = redisAndGateway();
 
     it('serves, then 503s with no licensed byte while Redis is down, then recovers without a restart', async (t) => {
+      const { redis, gateway } = running;
       for (const call of licensedCalls(gateway).slice(0, 7)) {
         const response = await gateway.get(call.path, call);
         assert.equal(response.status, 200, call.path);
@@ -107,6 +127,67 @@ describe('failing closed over HTTP', { skip: redisServerSkip() }, () => {
         assert.ok(response.headers.get('X-RateLimit-Remaining') !== null);
         await response.arrayBuffer();
       }
+    });
+  });
+
+  describe('Redis stalled (SIGSTOP), then resumed; a healthy Redis under a blocked event loop', () => {
+    const running = redisAndGateway();
+
+    it('503s with no licensed byte while Redis is stalled, and serves as soon as it resumes', async (t) => {
+      const { redis, gateway } = running;
+      const served = await gateway.get('/api/cities', { key: gateway.keys.commercial });
+      assert.equal(served.status, 200);
+      await served.arrayBuffer();
+      redis.pause();
+      const latencies: number[] = [];
+      try {
+        for (const call of licensedCalls(gateway)) {
+          const started = performance.now();
+          const response = await gateway.get(call.path, call);
+          latencies.push(performance.now() - started);
+          await assertFailedClosed(response, `stalled ${call.path}`);
+        }
+        await assertPublicServes(gateway);
+      } finally {
+        redis.resume();
+      }
+      report(t, '503 latency over HTTP, redis stalled', latencies);
+      assert.ok(Math.max(...latencies) < FAIL_CLOSED_BOUND_MS);
+      for (const call of licensedCalls(gateway).slice(0, 7)) {
+        const response = await gateway.get(call.path, call);
+        assert.equal(response.status, 200, `after resuming ${call.path}`);
+        await response.arrayBuffer();
+      }
+    });
+
+    it('serves every request while the event loop is repeatedly blocked longer than the reply deadline', async () => {
+      const { gateway } = running;
+      const calls = licensedCalls(gateway).slice(0, 7);
+      // Every turn of the loop ends with a 150 ms block in its check phase, after the poll phase that took
+      // requests and wrote their commands, as a long turn of a loaded gateway does: the replies wait unread
+      // past the 50 ms deadline while the timers of the next turn come due. Redis has three times the
+      // deadline to answer, so a process scheduled late on a loaded machine is not mistaken for the gateway.
+      let blocking = true;
+      const block = (): void => {
+        blockEventLoop(150);
+        if (blocking) setImmediate(block);
+      };
+      setImmediate(block);
+      let statuses: number[];
+      try {
+        statuses = await Promise.all(
+          Array.from({ length: 40 }, async (_, i) => {
+            const call = calls[i % calls.length]!;
+            const response = await gateway.get(call.path, call);
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+      } finally {
+        blocking = false;
+      }
+      const refused = statuses.filter((status) => status !== 200);
+      assert.deepEqual(refused, [], `${refused.length} of ${statuses.length} requests refused`);
     });
   });
 

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
 import { RateLimitStorageError, type RateLimiter } from '../../../gateway/limits/rate-limiter.ts';
 import { RedisRateLimiter } from '../../../gateway/limits/redis-rate-limiter.ts';
+import { blockEventLoop } from '../../support/block-event-loop.ts';
 import { freePort, redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { fakeClock, rateLimiterContract } from './rate-limiter-contract.ts';
 
@@ -20,6 +21,26 @@ async function timeFailure(limiter: RateLimiter): Promise<number> {
   assert.ok(elapsed < FAIL_CLOSED_BOUND_MS, `failed closed after ${elapsed.toFixed(1)} ms`);
   return elapsed;
 }
+
+/**
+ * Resolves once `limiter` has connected and loaded its script, retrying: a fresh client waits only the
+ * 50 ms deadline for its first connection, which a loaded machine can exceed.
+ */
+async function connected(limiter: RateLimiter): Promise<void> {
+  const deadline = performance.now() + 5000;
+  for (;;) {
+    try {
+      await limiter.consumePublic('warm-up');
+      return;
+    } catch (error) {
+      if (!(error instanceof RateLimitStorageError) || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/** Resolves in a fresh event-loop turn, after the poll phase. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function report(t: TestContext, what: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -77,6 +98,54 @@ describe('RedisRateLimiter', { skip: redisServerSkip() }, () => {
       assert.match(keys[1]!, new RegExp(`^hra:rl:k:\\{[\\w-]{22}\\}:m:${minuteStart}$`));
       const minuteTtl = await admin.pttl(keys[1]!);
       assert.ok(minuteTtl > 80_000 && minuteTtl <= 90_000, `minute key ttl ${minuteTtl} ms: window end + 60 s grace`);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('does not refuse when a healthy Redis answered while the event loop was blocked', async () => {
+    // The production deadline: the reply is in the socket long before it, but unread while the loop is busy.
+    const limiter = new RedisRateLimiter({ url: server.url, limits: DEFAULT_LIMITS, now: Date.now, commandTimeoutMs: 50 });
+    try {
+      await connected(limiter);
+      // Blocks after the calls are well past the deadline, so Redis itself (on a loaded machine, a process can
+      // wait tens of milliseconds to be scheduled) has ample time to answer: only the gateway's loop is late.
+      for (const [before, after] of [[0, 200], [100, 150], [200, 150]] as const) {
+        await nextTurn();
+        blockEventLoop(before);
+        const calls = Array.from({ length: 20 }, () => limiter.consumeKey(randomUUID(), 'commercial'));
+        blockEventLoop(after);
+        const outcomes = await Promise.allSettled(calls);
+        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+        assert.deepEqual(refused, [], `blocked ${before} ms before the calls and ${after} ms after them`);
+        for (const outcome of outcomes) assert.equal(outcome.status === 'fulfilled' && outcome.value.allowed, true);
+      }
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('fails closed within the deadline while Redis is stalled (SIGSTOP), and counts again once it resumes', async (t) => {
+    const limiter = new RedisRateLimiter({ url: server.url, limits: DEFAULT_LIMITS, now: Date.now, commandTimeoutMs: 50 });
+    try {
+      await connected(limiter);
+      const id = randomUUID();
+      assert.equal((await limiter.consumeKey(id, 'trial')).remaining, 59);
+      server.pause();
+      const samples: number[] = [];
+      try {
+        for (let i = 0; i < 5; i++) samples.push(await timeFailure(limiter));
+        samples.push(...(await Promise.all(Array.from({ length: 20 }, () => timeFailure(limiter)))));
+      } finally {
+        server.resume();
+      }
+      report(t, 'fail-closed latency, redis stalled', samples);
+      assert.ok(Math.min(...samples) >= 45, 'waited for the deadline, not less');
+      // The stalled commands were still counted when Redis resumed (a refusal is not a promise to Redis);
+      // what matters is that the limiter answers again on the same connection.
+      const decision = await limiter.consumeKey(id, 'trial');
+      assert.equal(decision.allowed, true);
+      assert.ok(decision.remaining <= 58);
     } finally {
       await limiter.close();
     }

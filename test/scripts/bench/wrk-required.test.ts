@@ -4,6 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { drivesLoad, parseBenchOptions } from '../../../scripts/bench/bench-options.ts';
 import { pickLoadGenerator, WRK_REQUIRED } from '../../../scripts/bench/load-generator.ts';
 
 describe('the bench without wrk', () => {
@@ -30,6 +31,36 @@ describe('the bench without wrk', () => {
     assert.equal(result.stderr, `hra bench: ${WRK_REQUIRED}\n`);
     assert.match(result.stderr, /^hra bench: wrk is required/);
     assert.equal(result.stdout, '');
+  });
+
+  it('needs wrk only for the modes that drive load', () => {
+    const table: [string[], boolean][] = [
+      [[], true],
+      [['--quick'], true],
+      [['--compare', 'main'], true],
+      [['--no-redis', '--no-postgres'], true],
+      [['--startup'], false],
+      [['--startup', '--compare', 'main', '--scale', '10'], false],
+      [['--links'], false],
+    ];
+    for (const [args, expected] of table) assert.equal(drivesLoad(parseBenchOptions(args)), expected, args.join(' '));
+  });
+
+  it('`npm run bench -- --startup` goes past the wrk check without wrk (and stops here at a failing npm)', () => {
+    // PATH holds only an npm that fails at once, so the run stops at its first step (compiling) instead of
+    // building and timing for minutes: what is tested is that the missing wrk did not stop it first.
+    const stub = mkdtempSync(join(tmpdir(), 'hra-no-wrk-npm-'));
+    try {
+      writeFileSync(join(stub, 'npm'), '#!/bin/sh\necho "stub npm: $*" >&2\nexit 3\n');
+      chmodSync(join(stub, 'npm'), 0o755);
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--startup', '--quick', '--out', join(empty, 'never.md')], { encoding: 'utf8', env: { ...process.env, PATH: stub } });
+      assert.doesNotMatch(result.stderr, /wrk is required/);
+      assert.match(result.stderr, /^bench: npm run bench -- --startup --quick --out \S+ in \S+hra-bench-/);
+      assert.match(result.stderr, /\nhra bench: run compile failed \(3\): stub npm: run --silent compile\n$/);
+      assert.equal(result.status, 1);
+    } finally {
+      rmSync(stub, { recursive: true, force: true });
+    }
   });
 });
 
