@@ -22,6 +22,12 @@ export interface SentCommand extends Pick<Command, 'promise' | 'reject'> {
  * 2. Commands issued in one loop turn leave in one write: the socket is corked at the turn's first
  *    command and uncorked in the check phase, and the deadline starts there, when the bytes are written.
  *    One `writev` for a turn's requests instead of one `write` each; Redis then answers them in one write too.
+ *    ioredis's `enableAutoPipelining` (with this sender keeping only the deadline) was measured in its
+ *    place and is slower: compiled gateway, `--redis`, wrk -t1 -c64, three runs alternating rounds, CPU
+ *    per request median 52.4 against 45.9 µs, 43.4 against 35.2, 50.2 against 35.7 (1.14-1.41x), and a
+ *    median p99 1.5-2.2x the cork's (BENCHMARKS.md, "Issue 25, `--redis`"). It keeps one pipeline in
+ *    flight per connection, so a turn's commands wait for the previous pipeline's last reply, and a
+ *    held command's write time is no longer known here, which rule 1 needs.
  */
 export class RedisCommandSender {
   readonly #redis: Redis;
