@@ -53,10 +53,21 @@ export function createByteBatchedStream(sink: ByteSink, hold: ByteHold): ByteBat
       timer = undefined;
     }
     if (at === 0) return;
-    const chunk = buffer.subarray(0, at);
-    // sonic-boom holds the chunk until its write completes (longer under backlog): the next batch gets a
-    // buffer of its own, never the one just handed over (test/gateway/observability/byte-batched-stream.test.ts).
-    buffer = Buffer.allocUnsafeSlow(hold.maxBytes);
+    // sonic-boom holds a chunk until its write completes (longer under backlog) and counts only the chunk's
+    // length against its backlog bound: the batcher never writes into a chunk it has handed over
+    // (test/gateway/observability/byte-batched-stream.test.ts). A small batch (a quiet gateway's, handed
+    // over by the timer) is copied out at its own size and the buffer kept, since a stalled stderr would
+    // otherwise hold a whole buffer behind every few hundred counted bytes; a large one is handed over as it
+    // is and the next batch gets a new buffer.
+    let chunk: Buffer;
+    if (at * 2 <= buffer.length) {
+      chunk = Buffer.allocUnsafeSlow(at);
+      buffer.copy(chunk, 0, 0, at);
+      if (buffer.length !== hold.maxBytes) buffer = Buffer.allocUnsafeSlow(hold.maxBytes);
+    } else {
+      chunk = buffer.subarray(0, at);
+      buffer = Buffer.allocUnsafeSlow(hold.maxBytes);
+    }
     at = 0;
     sink.write(chunk);
   };

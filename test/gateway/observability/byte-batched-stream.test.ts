@@ -86,6 +86,29 @@ describe('createByteBatchedStream', () => {
     assert.notEqual(first.buffer, chunks[1]?.buffer, 'each batch has a buffer of its own');
   });
 
+  it('never writes into a large batch it has handed over whole, either', () => {
+    const { sink, chunks } = recordingSink();
+    const stream = createByteBatchedStream(sink, { ms: 20, maxBytes: 64 });
+    const first = `${'a'.repeat(39)}\n`;
+    writeInPlace(stream, first); // 40 of 64 bytes: more than half a buffer, handed over without a copy
+    stream.flushSync();
+    writeInPlace(stream, `${'B'.repeat(39)}\n`);
+    stream.flushSync();
+    assert.equal(chunks[0]?.toString('utf8'), first, 'the first chunk still holds its own bytes');
+    assert.notEqual(chunks[0]?.buffer, chunks[1]?.buffer, 'each batch has a buffer of its own');
+  });
+
+  it('copies a small batch out at its own size, so a chunk sonic-boom holds under backlog pins no whole buffer', () => {
+    const { sink, chunks } = recordingSink();
+    const stream = createByteBatchedStream(sink, { ms: 20, maxBytes: 64 * 1024 });
+    for (let index = 0; index < 3; index++) {
+      writeInPlace(stream, `line ${index}\n`);
+      stream.flushSync();
+    }
+    assert.deepEqual(chunks.map((chunk) => chunk.toString('utf8')), ['line 0\n', 'line 1\n', 'line 2\n']);
+    for (const chunk of chunks) assert.equal(chunk.buffer.byteLength, chunk.length, 'the memory a held chunk keeps is what sonic-boom counts');
+  });
+
   it('closes a batch before a line that does not fit, and passes a line longer than a batch whole, in order', () => {
     const { sink, text } = recordingSink();
     const stream = createByteBatchedStream(sink, { ms: 20, maxBytes: 16 });
