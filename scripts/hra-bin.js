@@ -1,32 +1,42 @@
 #!/usr/bin/env node
 /**
- * The `hra` command on PATH (package.json `bin`): `npx hra` in a clone after `npm ci`, or `hra` after a
- * global install. Plain JavaScript, because nothing may be compiled or loaded before it runs.
+ * The `hra` command on PATH (package.json `bin`; `npm run hra` runs it too): `npx hra` in a clone after
+ * `npm ci`, or `hra` after a global install. Plain JavaScript, because nothing may be compiled or loaded
+ * before it runs.
  *
- * `serve`, `keys` and `links` run the compiled CLI (dist/js, from `npm run compile`, which `npm pack` runs
- * too) when it is at least as new as every source file: it starts faster and holds less memory than the
- * TypeScript loader. Everything else, and those three when dist/js is missing or older than a source,
- * runs from the TypeScript sources through tsx: a revision digests the sources of its derivation rules, so
- * `build`, `digest`, `verify` and `changes` refuse to run compiled (README "Running in production").
- * The sources run in a child with the 768 MB heap cap of `npm run hra` (README "Maintainer workflow"), which
- * must be set when V8 starts; this process passes on the signals it receives and ends as the child ended.
+ * Every command runs the compiled CLI (dist/js, from `npm run compile`, which `npm pack` runs too) when
+ * dist/js is current: its compile manifest names exactly the bytes of the TypeScript sources on disk
+ * (build/revision/compiled-sources.ts). It starts faster and holds less memory than the TypeScript loader,
+ * in the build's workers too. Otherwise (no dist/js, or a source edited, added or removed since) the
+ * command runs from the sources through tsx, so an edit takes effect without a compile; the revision is
+ * the same either way, since it digests the sources themselves.
+ *
+ * Build-side commands run with a V8 heap cap (README "Maintainer workflow"), which must be set when V8
+ * starts: with the one this process was started with (`npm run hra` starts it with 768 MB), else in a
+ * child started with 768 MB, which this process passes its signals to and ends as. `serve`, `keys` and
+ * `links` run without one (the production command sets its own flags).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
-const COMPILED_COMMANDS = new Set(['serve', 'keys', 'links']);
-const compiled = new URL('dist/js/scripts/hra.js', root);
+const UNCAPPED_COMMANDS = new Set(['serve', 'keys', 'links', undefined]);
+const DEFAULT_HEAP_CAP = '--max-old-space-size=768';
+const compiledCli = new URL('dist/js/scripts/hra.js', root);
+const sourceCli = new URL('scripts/hra.ts', root);
 
 /** The subcommand named by the arguments: the first word that is not an option. */
 const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const heapCap = process.execArgv.find((arg) => /^--max-old-space-size=/.test(arg));
+// A compiled tree without its sources (copied alone) can only run compiled; its build-side commands refuse.
+const compiled = existsSync(fileURLToPath(sourceCli)) ? await compiledIsCurrent() : existsSync(fileURLToPath(compiledCli));
 
-if (command !== undefined && COMPILED_COMMANDS.has(command) && compiledIsCurrent()) {
-  await import(compiled.href);
+if (compiled && (heapCap !== undefined || UNCAPPED_COMMANDS.has(command))) {
+  await import(compiledCli.href);
 } else {
-  const args = ['--max-old-space-size=768', '--import', import.meta.resolve('tsx'), fileURLToPath(new URL('scripts/hra.ts', root)), ...process.argv.slice(2)];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  const entry = compiled ? [fileURLToPath(compiledCli)] : ['--import', import.meta.resolve('tsx'), fileURLToPath(sourceCli)];
+  const child = spawn(process.execPath, [heapCap ?? DEFAULT_HEAP_CAP, ...entry, ...process.argv.slice(2)], { stdio: 'inherit' });
   // Ctrl-C reaches the child from the terminal as well; a second SIGINT is harmless (abort-on-signals.ts).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.once('exit', (code, signal) => {
@@ -36,15 +46,18 @@ if (command !== undefined && COMPILED_COMMANDS.has(command) && compiledIsCurrent
   });
 }
 
-/** Whether dist/js exists and no TypeScript source is newer than it (a stale build must not serve edited code). */
-function compiledIsCurrent() {
-  const built = statSync(compiled, { throwIfNoEntry: false });
-  if (built === undefined) return false;
-  for (const folder of ['build', 'gateway', 'scripts']) {
-    const entries = readdirSync(fileURLToPath(new URL(folder, root)), { withFileTypes: true, recursive: true });
-    for (const entry of entries) {
-      if (entry.isFile() && entry.name.endsWith('.ts') && statSync(`${entry.parentPath}/${entry.name}`).mtimeMs > built.mtimeMs) return false;
-    }
+/**
+ * Whether dist/js was compiled from exactly the sources on disk, asked of dist/js's own compiled check: a
+ * check compiled from other sources than these finds its own source changed, and a dist/js older than the
+ * compile manifest has no check at all.
+ */
+async function compiledIsCurrent() {
+  let check;
+  try {
+    check = await import(new URL('dist/js/build/revision/compiled-sources.js', root).href);
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND') return false;
+    throw error;
   }
-  return true;
+  return check.compiledTreeState(fileURLToPath(root)).current;
 }

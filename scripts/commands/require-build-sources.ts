@@ -1,16 +1,22 @@
-/** The build-side commands refuse to run compiled (README "Running in production"), before any other work. */
+/** The build-side commands check, before any other work, that they can compute a true revision (README "Running in production"). */
+import { compiledTreeState, RUNNING_COMPILED, StaleCompileError } from '../../build/revision/compiled-sources.ts';
 import { computeEnrichmentDigest, EnrichmentSourcesMissingError } from '../../build/revision/enrichment-digest.ts';
 import { CliFailure } from '../cli-failure.ts';
 
 /**
- * Fails on one line when the TypeScript sources of the derivation rules are absent: a revision digests
- * them, so `build`, `digest`, `verify` and `changes` cannot run from the compiled tree.
+ * Fails on one line when the TypeScript sources of the derivation rules are absent (a revision digests
+ * them), or, when running compiled, when the sources on disk are not exactly those dist/js was compiled
+ * from: a compiled `build`, `digest`, `verify` or `changes` then writes what the sources would write.
  */
 export function requireBuildSources(): void {
   try {
+    if (RUNNING_COMPILED) {
+      const state = compiledTreeState();
+      if (!state.current) throw new StaleCompileError(`compiled code is stale: ${state.reason}; run npm run compile, or run from the sources (npm run hra)`);
+    }
     computeEnrichmentDigest();
   } catch (error) {
-    if (error instanceof EnrichmentSourcesMissingError) throw new CliFailure(error.message);
+    if (error instanceof EnrichmentSourcesMissingError || error instanceof StaleCompileError) throw new CliFailure(error.message);
     throw error;
   }
 }
