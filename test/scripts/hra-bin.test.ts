@@ -31,7 +31,7 @@ describe('npx hra, in the clone', () => {
     assert.match(help.stdout, /\bserve \[options\]/);
   });
 
-  it('runs a build-side command from the sources: digest prints the revision npm run hra prints', () => {
+  it('runs a build-side command: digest prints the revision npm run hra prints', () => {
     const viaBin = run('npx', ['--no-install', 'hra', 'digest', '--corpus', MINI_CORPUS]);
     const viaScript = run('npm', ['run', '--silent', 'hra', '--', 'digest', '--corpus', MINI_CORPUS]);
     assert.equal(viaBin.status, 0, viaBin.stderr);
@@ -57,8 +57,8 @@ describe('hra from a packed tarball, laid out as a global install', () => {
     symlinkSync('../lib/node_modules/home-repair-api/scripts/hra-bin.js', hra);
   });
 
-  it('holds the launcher, the sources, the compiled CLI and the demo corpus, and no tests', () => {
-    for (const path of ['scripts/hra-bin.js', 'scripts/hra.ts', 'build/derive', 'dist/js/scripts/hra.js', 'corpus/manifest.json', 'package.json']) {
+  it('holds the launcher, the sources, the compiled CLI with what it was compiled from, and the demo corpus, and no tests', () => {
+    for (const path of ['scripts/hra-bin.js', 'scripts/hra.ts', 'build/derive', 'dist/js/scripts/hra.js', 'dist/js/compile-manifest.json', 'corpus/manifest.json', 'package.json']) {
       assert.ok(files.some((file) => file === path || file.startsWith(`${path}/`)), `${path} is packed`);
     }
     assert.equal(files.filter((file) => file.startsWith('test/')).length, 0);
@@ -72,7 +72,7 @@ describe('hra from a packed tarball, laid out as a global install', () => {
     assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
   });
 
-  it('builds from the sources, to the revision the clone digests', () => {
+  it('builds (compiled: the packed sources are those compiled), to the revision the clone digests', () => {
     const out = join(dir, 'out');
     const built = run(hra, ['build', '--corpus', join(ROOT, MINI_CORPUS), '--out', out], dir);
     assert.equal(built.status, 0, built.stderr);
