@@ -24,7 +24,7 @@ import { describeMachine } from './bench/describe-machine.ts';
 import { driveOnce, driveRounds, type BenchRoute, type RoundServer, type RoundState } from './bench/drive-rounds.ts';
 import { pickLoadGenerator, type LoadGenerator } from './bench/load-generator.ts';
 import { materializeTree } from './bench/compare-tree.ts';
-import { hraNodeFlags, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
+import { hraCommand, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
 import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
 import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
@@ -226,7 +226,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   cleanup.push(async () => tree.remove());
   const distA = join(work, 'dist-a');
   // The same corpus, built by the ref's own build: revisions may differ when the build changed.
-  const buildA = await runWithPeakRss([...hraNodeFlags(tree.root), join(tree.root, 'scripts/hra.ts'), 'build', '--corpus', join(work, 'corpus'), '--out', distA], tree.root, progress);
+  const buildA = await runWithPeakRss([...hraCommand(tree.root), 'build', '--corpus', join(work, 'corpus'), '--out', distA], tree.root, progress);
   progress(`bench: ${ref} build ${buildA.seconds.toFixed(1)} s`);
   const keysA = join(work, 'keys-a.sqlite');
   const apiKeyA = await createBenchKey(keysA, tree.root);

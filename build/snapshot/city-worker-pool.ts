@@ -5,9 +5,11 @@
  * and bumps a shared counter the writer waits on with Atomics.wait. With no workers the same handler runs
  * on the calling thread, which is how a single-threaded build is forced (and tested to be the same bytes).
  *
- * The worker file is `city-worker.ts` under tsx (tests, `npm run hra`) and `city-worker.js` once compiled:
- * its name is taken from this module's own extension. On Node 20 a worker does not inherit the loader
- * hooks `--import tsx` registered, so under tsx the worker registers them itself before loading the file.
+ * The worker file is `city-worker.ts` under tsx (tests, `hra` when dist/js is stale) and `city-worker.js`
+ * once compiled (`hra` when dist/js is current): its name is taken from this module's own extension, so
+ * the workers run as the main thread does. On Node 20 a worker does not inherit the loader hooks
+ * `--import tsx` registered (nor runs the `--import` it inherits in its execArgv), so under tsx the worker
+ * registers them itself before loading the file, and a compiled build's workers load no tsx at all.
  * Each worker has its own, smaller heap cap (WORKER_OLD_SPACE_MB) instead of the process's.
  */
 import { availableParallelism } from 'node:os';

@@ -12,7 +12,7 @@ import { visitCitations } from '../../build/links/visit-citations.ts';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
 import { createBenchQuotePages, PDF_SHARE } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';
-import { hraNodeFlags, run, runWithPeakRss } from './measure-build.ts';
+import { hraCommand, run, runWithPeakRss } from './measure-build.ts';
 
 /** The run's settings, as `hra links check` flags (the fixture's latency is the other half). */
 const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-interval-ms', '10', '--timeout-ms', '15000', '--retries', '2'];
@@ -39,7 +39,7 @@ interface LinksRun {
 export async function benchLinks(root: string, work: string, scale: number, command: string, progress: (line: string) => void): Promise<string> {
   const began = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
-  const hra = [...hraNodeFlags(root), join(root, 'scripts/hra.ts')];
+  const hra = hraCommand(root);
   const corpus = join(work, 'links-corpus');
   await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpus, '--scale', String(scale)], root, progress);
   moveToTestHosts(corpus);

@@ -13,7 +13,7 @@ import type { BenchOptions } from './bench-options.ts';
 import { materializeTree } from './compare-tree.ts';
 import { describeMachine } from './describe-machine.ts';
 import type { BuildFigures } from './measure-build.ts';
-import { hraNodeFlags, runWithPeakRss } from './measure-build.ts';
+import { hraCommand, runWithPeakRss } from './measure-build.ts';
 import { measureStartup, type StartupSubject } from './measure-startup.ts';
 import { renderStartupReport } from './render-startup.ts';
 
@@ -53,7 +53,7 @@ export async function benchStartup(context: StartupContext): Promise<string> {
     const tree = await materializeTree(root, options.compare, progress);
     context.cleanup.push(async () => tree.remove());
     const distA = join(work, 'dist-a');
-    const buildA = await runWithPeakRss([...hraNodeFlags(tree.root), join(tree.root, 'scripts/hra.ts'), 'build', '--corpus', context.corpus, '--out', distA], tree.root, progress);
+    const buildA = await runWithPeakRss([...hraCommand(tree.root), 'build', '--corpus', context.corpus, '--out', distA], tree.root, progress);
     progress(`bench: ${options.compare} build ${buildA.seconds.toFixed(1)} s`);
     const keysA = join(work, 'keys-a.sqlite');
     subjects.push(gateway(`gateway A (${options.compare}, compiled)`, tree.root, join(distA, 'current.sqlite'), keysA, await context.createKey(keysA, tree.root)));

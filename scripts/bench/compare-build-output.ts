@@ -13,7 +13,7 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compareSnapshots } from './compare-snapshots.ts';
-import { hraNodeFlags } from './measure-build.ts';
+import { hraCommand } from './measure-build.ts';
 
 interface BuildOutput {
   status: number | null;
@@ -22,7 +22,7 @@ interface BuildOutput {
 }
 
 function build(tree: string, corpus: string, out: string, json: boolean): BuildOutput {
-  const args = [...hraNodeFlags(tree), join(tree, 'scripts/hra.ts'), 'build', '--corpus', corpus, '--out', out, ...(json ? ['--json'] : [])];
+  const args = [...hraCommand(tree), 'build', '--corpus', corpus, '--out', out, ...(json ? ['--json'] : [])];
   const result = spawnSync(process.execPath, args, { cwd: tree, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   // Progress lines carry seconds and the path of the temporary output; neither is a difference.
   const stderr = result.stderr.split('\n').filter((line) => !/^(build|snapshot): /.test(line)).join('\n').replaceAll(out, '<out>');

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMPILED_DIR } from '../../build/revision/compiled-sources.ts';
 import { spreadOf, type Spread } from './round-statistics.ts';
 
 /** The build's figures. */
@@ -34,17 +35,18 @@ const TIME = '/usr/bin/time';
 
 /** Runs `hra synth` then `hra build`; progress lines are passed to `progress`. */
 export async function measureBuild(root: string, corpusDir: string, outDir: string, scale: number, progress: (line: string) => void): Promise<BuildFigures> {
-  // The node flags of package.json's `hra` script (the heap cap among them): the build is measured as
-  // the operator contract runs it, `npm run hra -- build`.
-  const hra = [...hraNodeFlags(root), join(root, 'scripts/hra.ts')];
+  // The build is measured as the operator contract runs it, `npm run hra -- build`: compiled, since the
+  // bench compiled this tree first (Method item 1).
+  const hra = hraCommand(root);
   const synthStarted = performance.now();
   const synth = await run(process.execPath, [...hra, 'synth', '--seed', '1', '--out', corpusDir, '--scale', String(scale)], root, progress);
   const synthSeconds = (performance.now() - synthStarted) / 1000;
   const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
 
   // Baselines and build alternate, so all see the same load; the first build is the one the bench serves.
-  const baselineArgs = [...hraNodeFlags(root), join(root, 'scripts/bench/sqlite-baseline.ts'), corpusDir];
-  const rowsBaseline = [...hraNodeFlags(root), join(root, 'scripts/bench/snapshot-rows-baseline.ts')];
+  // Compiled, with the build's heap cap: the same start-up as the build's, so the ratio is of the work.
+  const baselineArgs = [...hraHeapCap(root), join(root, COMPILED_DIR, 'scripts/bench/sqlite-baseline.js'), corpusDir];
+  const rowsBaseline = [...hraHeapCap(root), join(root, COMPILED_DIR, 'scripts/bench/snapshot-rows-baseline.js')];
   const rowsFile = `${outDir}-rows.bin`;
   const builds: number[] = [];
   const baselines: number[] = [];
@@ -141,10 +143,21 @@ export function run(command: string, args: readonly string[], cwd: string, progr
   });
 }
 
-/** The flags between `node` and the script in package.json's `hra` script. */
-export function hraNodeFlags(root: string): string[] {
+/**
+ * `npm run hra` of the tree at `root` as node arguments: the node flags of package.json's `hra` script
+ * (the heap cap among them) and its entry script, made absolute. The bench runs each tree's commands as
+ * its operator does: this tree's launcher, which runs dist/js when it is current (the bench compiles
+ * first); an older tree's `--import tsx scripts/hra.ts`.
+ */
+export function hraCommand(root: string): string[] {
   const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { hra: string } }).scripts.hra;
   const words = script.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'scripts/hra.ts') throw new Error(`package.json scripts.hra is not "node <flags> scripts/hra.ts": ${script}`);
-  return words.slice(1, -1);
+  const entry = words.at(-1) ?? '';
+  if (words[0] !== 'node' || !/^scripts\/hra(-bin\.js|\.ts)$/.test(entry)) throw new Error(`package.json scripts.hra is not "node <flags> scripts/hra-bin.js" (or scripts/hra.ts): ${script}`);
+  return [...words.slice(1, -1), join(root, entry)];
+}
+
+/** The heap cap of package.json's `hra` script, which the plain SQLite baselines run with as the build does. */
+export function hraHeapCap(root: string): string[] {
+  return hraCommand(root).filter((word) => /^--max-old-space-size=\d+$/.test(word));
 }

@@ -170,12 +170,29 @@ describe('parseBenchOptions', () => {
   });
 });
 
-describe('hraNodeFlags', () => {
-  it('reads the node flags of package.json\'s hra script, so the bench builds as `npm run hra` does', async () => {
-    const { hraNodeFlags } = await import('../../../scripts/bench/measure-build.ts');
-    const flags = hraNodeFlags(process.cwd());
-    assert.ok(flags.includes('--import') && flags.includes('tsx'));
-    assert.ok(flags.some((flag) => /^--max-old-space-size=\d+$/.test(flag)), 'the build\'s heap cap is among them');
+describe('hraCommand', () => {
+  it('is package.json\'s hra script (the launcher, with the build\'s heap cap), so the bench builds as `npm run hra` does', async () => {
+    const { hraCommand, hraHeapCap } = await import('../../../scripts/bench/measure-build.ts');
+    const { join } = await import('node:path');
+    const command = hraCommand(process.cwd());
+    assert.equal(command.at(-1), join(process.cwd(), 'scripts/hra-bin.js'));
+    assert.ok(!command.includes('tsx'), 'the launcher chooses compiled or tsx itself');
+    assert.deepEqual(hraHeapCap(process.cwd()), command.filter((flag) => /^--max-old-space-size=\d+$/.test(flag)));
+    assert.equal(hraHeapCap(process.cwd()).length, 1, 'the build\'s heap cap is among them');
+  });
+
+  it('reads an older tree\'s script too, which ran the sources through tsx (--compare)', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { hraCommand } = await import('../../../scripts/bench/measure-build.ts');
+    const old = mkdtempSync(join(tmpdir(), 'hra-bench-old-tree-'));
+    try {
+      writeFileSync(join(old, 'package.json'), JSON.stringify({ scripts: { hra: 'node --max-old-space-size=768 --import tsx scripts/hra.ts' } }));
+      assert.deepEqual(hraCommand(old), ['--max-old-space-size=768', '--import', 'tsx', join(old, 'scripts/hra.ts')]);
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });
 
