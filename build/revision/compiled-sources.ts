@@ -69,7 +69,13 @@ export function readCompileManifest(root: string = PACKAGE_ROOT): CompileManifes
 
 /** Compares the sources under `root` with the manifest of its compiled tree. */
 export function compiledTreeState(root: string = PACKAGE_ROOT): CompiledTreeState {
-  const manifest = readCompileManifest(root);
+  let manifest: CompileManifest | undefined;
+  try {
+    manifest = readCompileManifest(root);
+  } catch (error) {
+    // A damaged manifest vouches for nothing: the sources are what to run.
+    return { current: false, reason: `${COMPILE_MANIFEST} is unreadable (${(error as Error).message.split('\n')[0]})` };
+  }
   if (manifest === undefined) return { current: false, reason: `${COMPILE_MANIFEST} is missing: ${COMPILED_DIR} was not compiled by npm run compile` };
   let onDisk: Record<string, string>;
   try {

@@ -36,6 +36,13 @@ describe('compiledTreeState', () => {
     assert.deepEqual(compiledTreeState(root), { current: false, reason: 'dist/js/compile-manifest.json is missing: dist/js was not compiled by npm run compile' });
   });
 
+  it('is stale with a damaged manifest, rather than failing', () => {
+    write(COMPILE_MANIFEST, '{"sources": ');
+    const state = compiledTreeState(root);
+    assert.equal(state.current, false);
+    assert.match(state.current ? '' : state.reason, /^dist\/js\/compile-manifest\.json is unreadable \(.*JSON/);
+  });
+
   const edits: Array<[string, () => void, string]> = [
     ['a source edited after compiling, even with an older modification time', () => {
       write('build/derive/rule.ts', 'export const rule = 2;\n');
