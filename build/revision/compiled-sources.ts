@@ -81,7 +81,7 @@ export function compiledTreeState(root: string = PACKAGE_ROOT): CompiledTreeStat
   try {
     onDisk = hashCompiledSources(root);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { current: false, reason: `no TypeScript sources beside ${COMPILED_DIR} in ${root}` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { current: false, reason: `no TypeScript sources beside ${COMPILED_DIR} in ${root} (a revision digests them)` };
     throw error;
   }
   const differences: string[] = [];

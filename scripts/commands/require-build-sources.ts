@@ -12,7 +12,7 @@ export function requireBuildSources(): void {
   try {
     if (RUNNING_COMPILED) {
       const state = compiledTreeState();
-      if (!state.current) throw new StaleCompileError(`compiled code is stale: ${state.reason}; run npm run compile, or run from the sources (npm run hra)`);
+      if (!state.current) throw new StaleCompileError(`cannot run compiled: ${state.reason}; run npm run compile, or run from the sources (npm run hra)`);
     }
     computeEnrichmentDigest();
   } catch (error) {

@@ -121,6 +121,26 @@ describe('build-side commands, compiled (npm run compile)', () => {
     assert.deepEqual(published(join(dir, 'out-pkg')).files, published(join(dir, 'out-tsx')).files);
   });
 
+  it('runs the sources where there is no dist/js (a fresh clone), through the launcher', () => {
+    const clone = join(dir, 'clone');
+    for (const path of ['build', 'gateway', 'scripts', 'package.json']) cpSync(join(ROOT, path), join(clone, path), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    const digest = node([join(clone, 'scripts/hra-bin.js'), 'digest', '--corpus', corpus], clone);
+    assert.equal(digest.status, 0, digest.stderr);
+    assert.equal(lastLine(digest.stdout), revision);
+  });
+
+  it('refuses the build-side commands of a dist/js shipped without its sources, on one line', () => {
+    const bare = join(dir, 'bare');
+    for (const path of ['dist/js', 'package.json']) cpSync(join(ROOT, path), join(bare, path), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(bare, 'node_modules'));
+    const out = join(dir, 'out-bare');
+    const refused = node([join(bare, COMPILED_HRA), 'build', '--corpus', corpus, '--out', out], bare);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.deepEqual(refused.stderr.trimEnd().split('\n'), [`hra: cannot run compiled: no TypeScript sources beside dist/js in ${bare}/ (a revision digests them); run npm run compile, or run from the sources (npm run hra)`]);
+    assert.equal(existsSync(out), false);
+  });
+
   describe('after a source is edited (dated before the compile, so no modification time gives it away)', () => {
     let before: ReturnType<typeof published>;
     const out = join(dir, 'out-pkg');
@@ -133,7 +153,7 @@ describe('build-side commands, compiled (npm run compile)', () => {
         const refused = node([join(pkg, COMPILED_HRA), ...args], pkg);
         assert.equal(refused.status, 1, refused.stderr);
         assert.equal(refused.stdout, '');
-        assert.deepEqual(refused.stderr.trimEnd().split('\n'), ['hra: compiled code is stale: build/derive/income-tier.ts changed since dist/js was compiled; run npm run compile, or run from the sources (npm run hra)']);
+        assert.deepEqual(refused.stderr.trimEnd().split('\n'), ['hra: cannot run compiled: build/derive/income-tier.ts changed since dist/js was compiled; run npm run compile, or run from the sources (npm run hra)']);
       }
       assert.deepEqual(published(out), before);
     });
