@@ -14,19 +14,11 @@ import { createProgramFileCheck, type ProgramFileChecker } from '../../../build/
 import { loadCorpus, readCityPrograms, type LoadCorpusOptions } from '../../../build/corpus/load-corpus.ts';
 import { computeRevision } from '../../../build/revision/compute-revision.ts';
 import { jsonTextModel } from './json-text-model.ts';
-import { appendMembers, editLine, faults, inPlantedCopy, replaceText, uncanonical } from './planted-faults.ts';
+import { appendMembers, editLine, faults, inPlantedCopy, problemsOf, replaceText, uncanonical } from './planted-faults.ts';
 
 /** Every problem loadCorpus reports for a planted copy of `source`. */
 function loadPlanted(source: string, plant: (root: string) => void, options: LoadCorpusOptions = {}): readonly CorpusProblem[] {
-  return inPlantedCopy(source, plant, (root) => {
-    try {
-      loadCorpus(root, options);
-      return [];
-    } catch (error) {
-      if (!(error instanceof CorpusInvalidError)) throw error;
-      return error.problems;
-    }
-  });
+  return inPlantedCopy(source, plant, (root) => problemsOf(root, options));
 }
 
 

@@ -7,6 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_VERSION } from '../../../build/contract/api-version.ts';
+import { CorpusInvalidError, type CorpusProblem } from '../../../build/corpus/corpus-problem.ts';
+import { loadCorpus, type LoadCorpusOptions } from '../../../build/corpus/load-corpus.ts';
 import { MAX_JSON_DEPTH } from '../../../build/corpus/find-json-violations.ts';
 
 /** Rewrites line `line` (1-based) of an NDJSON file through `edit`, or replaces it with raw text. */
@@ -59,6 +61,17 @@ export function replaceText(file: string, from: string, to: string): void {
 }
 
 /** Copies `source` to a scratch folder named `corpus`, plants into it, and hands it to `use`; removes it after. */
+/** Every problem loadCorpus reports for the corpus in `dir`, in order; none when it loads. */
+export function problemsOf(dir: string, options: LoadCorpusOptions = {}): readonly CorpusProblem[] {
+  try {
+    loadCorpus(dir, options);
+    return [];
+  } catch (error) {
+    if (!(error instanceof CorpusInvalidError)) throw error;
+    return error.problems;
+  }
+}
+
 export function inPlantedCopy<T>(source: string, plant: (root: string) => void, use: (root: string) => T): T {
   const scratch = mkdtempSync(join(tmpdir(), 'hra-planted-'));
   try {

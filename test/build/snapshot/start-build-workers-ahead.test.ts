@@ -4,25 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ProgramFileToCheck } from '../../../build/corpus/check-program-file.ts';
-import { CorpusInvalidError, formatProblem, type CorpusProblem } from '../../../build/corpus/corpus-problem.ts';
-import { loadCorpus, type LoadCorpusOptions } from '../../../build/corpus/load-corpus.ts';
+import { formatProblem } from '../../../build/corpus/corpus-problem.ts';
+import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { liveCitySlugs } from '../../../build/revision/compute-revision.ts';
 import { defaultBuildWorkers, MIN_CITIES_FOR_WORKERS, startCityWorkers } from '../../../build/snapshot/city-worker-pool.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { sha256FileChunked } from '../../../build/snapshot/snapshot-checksum.ts';
 import { startBuildWorkersAhead } from '../../../build/snapshot/start-build-workers-ahead.ts';
 import { generateSynthCorpus } from '../../../build/synth/generate-synth-corpus.ts';
-import { BYTE_ORDER_MARK, editLine, faults, insertLine, prependBytes, replaceWithBytes, uncanonical } from '../corpus/planted-faults.ts';
+import { BYTE_ORDER_MARK, editLine, faults, insertLine, prependBytes, problemsOf, replaceWithBytes, uncanonical } from '../corpus/planted-faults.ts';
 import { TEMPLATE_DIR } from '../synth/synth-test-support.ts';
 
-/** Every problem loadCorpus reports for `dir`, in order. */
-function problemsOf(dir: string, options: LoadCorpusOptions = {}): readonly CorpusProblem[] {
+/** Asserts that loading `dir` with its program files checked on `workers` new worker threads reports what the checks on one thread report, at least `floor` problems. */
+function assertSameProblemsOnWorkers(dir: string, workers: number, floor: number): void {
+  const here = problemsOf(dir);
+  assert.ok(here.length >= floor, here.map(formatProblem).join('\n'));
+  const started = startCityWorkers(workers);
   try {
-    loadCorpus(dir, options);
-    return [];
-  } catch (error) {
-    if (!(error instanceof CorpusInvalidError)) throw error;
-    return error.problems;
+    assert.deepEqual(problemsOf(dir, { programFileChecker: started }), here);
+  } finally {
+    started.close();
   }
 }
 
@@ -66,14 +67,7 @@ describe('build workers started before the corpus is loaded', () => {
     writeFileSync(join(broken, 'programs', 'no-such-city.ndjson'), `${JSON.stringify(firstRow(5))}\n`);
     writeFileSync(join(broken, 'programs', 'notes.txt'), 'not a program file\n');
 
-    const here = problemsOf(broken);
-    assert.ok(here.length >= 13, here.map(formatProblem).join('\n'));
-    const workers = startCityWorkers(2);
-    try {
-      assert.deepEqual(problemsOf(broken, { programFileChecker: workers }), here);
-    } finally {
-      workers.close();
-    }
+    assertSameProblemsOnWorkers(broken, 2, 13);
   });
 
   it('report the same problems as the checks on one thread for the planted faults of the loader\'s tests, and with an invalid vocabularies.json', () => {
@@ -93,16 +87,7 @@ describe('build workers started before the corpus is loaded', () => {
       planted('faults', faults.map((fault) => fault.plant)),
       planted('uncanonical', uncanonicalRows.map((fault) => fault.plant)),
       planted('vocabularies', [...faults.map((fault) => fault.plant), invalidVocabularies]),
-    ]) {
-      const here = problemsOf(dir);
-      assert.ok(here.length >= 12, here.map(formatProblem).join('\n'));
-      const workers = startCityWorkers(1);
-      try {
-        assert.deepEqual(problemsOf(dir, { programFileChecker: workers }), here);
-      } finally {
-        workers.close();
-      }
-    }
+    ]) assertSameProblemsOnWorkers(dir, 1, 12);
   });
 
   it('keep no digest of a file the loaded corpus reads from another path: those cities are digested again', () => {
