@@ -21,7 +21,8 @@ import { checkProgramFilesHere, createProgramFileCheck, type ProgramFileChecker,
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
 import { createAjv, describeFailures } from './schema-validator.ts';
 
-// Kept importable from here for its many readers; it lives apart so a build worker need not load the validators.
+// Kept importable from here for its many readers; it lives apart so a module that only re-reads rows (the
+// build's serialization) need not load the loader.
 export { readCityPrograms } from './read-city-programs.ts';
 
 /** Options for loadCorpus. */
