@@ -5,14 +5,21 @@ import type { Correction, ProgramRow, Vocabularies } from './corpus-types.ts';
 import { describeFailures } from './schema-validator.ts';
 import { applyCorrections } from '../derive/apply-corrections.ts';
 
-/** What a row is checked against; built once per load. */
+/** What a row is checked against; built once per load (per thread). */
 export interface ProgramRowContext {
   validateRow: ValidateFunction;
   /** Undefined when vocabularies.json is itself invalid: rows are still checked against the schema. */
   vocabularies: Vocabularies | undefined;
-  /** Where each correction was written, so a correction that breaks a row is reported at its own line. */
-  correctionLine: (correction: Correction) => number;
   correctionsFile: string;
+}
+
+/**
+ * A correction with the line it was written on, so a correction that breaks a row is reported at its own
+ * line; plain data, so it can be sent to a worker thread (which would lose an object's identity).
+ */
+export interface LocatedCorrection {
+  correction: Correction;
+  line: number;
 }
 
 const VOCABULARY_FIELDS = [
@@ -26,7 +33,7 @@ const VOCABULARY_FIELDS = [
 export function checkProgramRow(
   value: unknown,
   where: { file: string; line: number },
-  corrections: readonly Correction[],
+  corrections: readonly LocatedCorrection[],
   context: ProgramRowContext,
   problems: CorpusProblem[],
 ): value is ProgramRow {
@@ -39,12 +46,12 @@ export function checkProgramRow(
   }
   if (failures.length > 0) return false;
   const row = value as ProgramRow;
-  for (const correction of corrections) {
+  for (const { correction, line } of corrections) {
     const corrected = applyCorrections(row, [correction]);
     for (const failure of describeFailures(context.validateRow, corrected)) {
       problems.push({
         file: context.correctionsFile,
-        line: context.correctionLine(correction),
+        line,
         path: '$.value',
         message: `leaves ${where.file}:${where.line} invalid: ${failure.path} ${failure.message}`,
       });

@@ -5,9 +5,9 @@ import type { ValidateFunction } from 'ajv';
 import { CorpusInvalidError, type CorpusProblem } from './corpus-problem.ts';
 import {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  programRowSchema, quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
+  quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
-import type { Corpus, Correction, Manifest, ProgramRow, ReportArtifact, Vocabularies } from './corpus-types.ts';
+import type { Corpus, Correction, Manifest, ReportArtifact, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { REPORT_NAMES, reportArtifactSchema, type ReportName } from '../contract/report-artifact-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
@@ -16,30 +16,42 @@ import { checkPublicBaseUrl } from './check-public-base-url.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
 import { checkLinkOutcomes } from './check-link-outcomes.ts';
 import { QUOTE_CHECKS_FILE } from './quote-checks-file.ts';
-import { checkProgramRow, type ProgramRowContext } from './check-program-row.ts';
+import type { LocatedCorrection } from './check-program-row.ts';
+import { checkProgramFilesHere, createProgramFileCheck, type ProgramFileChecker, type ProgramFileRules, type ProgramFileToCheck } from './check-program-file.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
 import { createAjv, describeFailures } from './schema-validator.ts';
-import { indexCorrections, recordKey } from '../derive/apply-corrections.ts';
 
-// Kept importable from here for its many readers; it lives apart so a build worker need not load the validators.
+// Kept importable from here for its many readers; it lives apart so a module that only re-reads rows (the
+// build's serialization) need not load the loader.
 export { readCityPrograms } from './read-city-programs.ts';
 
 /** Options for loadCorpus. */
 export interface LoadCorpusOptions {
   /** Receives one line per stage, for progress on stderr. */
   onProgress?: (message: string) => void;
+  /**
+   * Checks the cities' program files; by default on this thread. A build passes its worker threads, which
+   * check each file in the read that digests it (build/snapshot/city-worker-pool.ts).
+   */
+  programFileChecker?: ProgramFileChecker;
 }
 
 /** Loads and validates the corpus in `dir`; throws CorpusInvalidError listing every problem. */
 export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus {
   const root = resolve(dir);
   const label = basename(root);
-  const problems: CorpusProblem[] = [];
   const ajv = createAjv();
   const at = (relative: string) => ({ absolute: join(root, relative), file: `${label}/${relative}` });
+  // Files are read in the order that lets the program files' checks start soonest (they need the
+  // vocabularies, the cities and the corrections); problems are listed in the corpus's order all the same
+  // (corpus files, then program files, then cross-file rules), each part collected apart and joined at the end.
+  const ownProblems = {
+    documents: [] as CorpusProblem[], cities: [] as CorpusProblem[], evidence: [] as CorpusProblem[], corrections: [] as CorpusProblem[],
+    later: [] as CorpusProblem[], programs: [] as CorpusProblem[], references: [] as CorpusProblem[],
+  };
 
   const documentLines = new Map<string, (instancePath: string) => number>();
-  const readDocument = <T>(relative: string, validate: ValidateFunction): T | undefined => {
+  const readDocument = <T>(relative: string, validate: ValidateFunction, problems: CorpusProblem[]): T | undefined => {
     const { absolute, file } = at(relative);
     const document = readJsonDocument(absolute, file, problems);
     if (!document) return undefined;
@@ -52,7 +64,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   };
 
   const lines = new Map<object, number>();
-  const readRows = <T extends object>(relative: string, validate: ValidateFunction, required: boolean, onAny?: (value: Record<string, unknown>) => void): T[] => {
+  const readRows = <T extends object>(relative: string, validate: ValidateFunction, required: boolean, problems: CorpusProblem[], onAny?: (value: Record<string, unknown>) => void): T[] => {
     const { absolute, file } = at(relative);
     const before = problems.length;
     const parsed = readNdjson(absolute, file, problems);
@@ -72,84 +84,92 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     return rows;
   };
 
-  const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema));
+  const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema), ownProblems.documents);
   if (manifest) {
     const lineOf = documentLines.get('manifest.json') ?? (() => 0);
-    checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, problems);
-    checkPublicBaseUrl(manifest, { file: at('manifest.json').file, lineOf }, problems);
+    checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, ownProblems.documents);
+    checkPublicBaseUrl(manifest, { file: at('manifest.json').file, lineOf }, ownProblems.documents);
   }
-  const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema));
+  const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema), ownProblems.documents);
   // A city row with a bad field still names its city: keep its slug so one typo does not cascade into
   // "no city" problems in every file that refers to it.
   const knownCities = new Map<string, unknown>();
-  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', ajv.compile(cityRowSchema), true, (value) => {
+  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', ajv.compile(cityRowSchema), true, ownProblems.cities, (value) => {
     if (typeof value.slug === 'string') knownCities.set(value.slug, value.status);
   });
-  const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false);
-  const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false);
-  const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false);
-  checkLinkOutcomes(linkChecks, { file: at('evidence/link-checks.ndjson').file, lineOf: (row) => lines.get(row) ?? 0 }, problems);
-  const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false);
-  const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, ajv.compile(quoteCheckSchema), false);
-  const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false);
-  const changes = readRows<Corpus['changes'][number]>('changes.ndjson', ajv.compile(changeEventRowSchema), false);
-  const reports = readReports(root, label, ajv.compile(reportArtifactSchema), problems);
-  options.onProgress?.(`corpus: read ${cities.length} cities, ${linkChecks.length} link checks, ${sourceReviews.length} reviews, ${quoteChecks.length} quote checks`);
+  const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false, ownProblems.corrections);
 
-  const programFiles = new Map<string, string>();
-  const programIds = new Map<string, Set<string>>();
-  const national: ProgramRow[] = [];
   // Rows are checked even when vocabularies.json is invalid (against the schema only), so that one bad
   // file does not hide the problems of every other.
+  const rules: ProgramFileRules = { vocabularies, correctionsFile: `${label}/corrections.ndjson` };
+  const correctionsByCity = new Map<string, LocatedCorrection[]>();
+  for (const correction of corrections) {
+    const located = { correction, line: lines.get(correction) ?? 0 };
+    const list = correctionsByCity.get(correction.city);
+    if (list) list.push(located);
+    else correctionsByCity.set(correction.city, [located]);
+  }
+  const toCheck = (slug: string, relative: string): ProgramFileToCheck =>
+    ({ slug, path: at(relative).absolute, file: at(relative).file, corrections: correctionsByCity.get(slug) ?? [] });
+  const checkHere = createProgramFileCheck(rules);
+  // Every program file of a known city, in name order; a file of no city is reported, not read.
+  const programFiles = new Map<string, string>();
+  const listed: Array<{ name: string; checked: boolean }> = [];
+  const listProblems: CorpusProblem[] = [];
+  for (const name of listProgramFiles(root, label, listProblems)) {
+    const slug = name.slice(0, -'.ndjson'.length);
+    const checked = knownCities.has(slug);
+    if (checked) programFiles.set(slug, join(root, 'programs', name));
+    listed.push({ name, checked });
+  }
+  const checking = (options.programFileChecker ?? checkProgramFilesHere(checkHere))
+    .checkFiles([...programFiles.keys()].map((slug) => toCheck(slug, `programs/${slug}.ndjson`)), rules);
+
+  const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false, ownProblems.evidence);
+  const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false, ownProblems.evidence);
+  const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false, ownProblems.evidence);
+  checkLinkOutcomes(linkChecks, { file: at('evidence/link-checks.ndjson').file, lineOf: (row) => lines.get(row) ?? 0 }, ownProblems.evidence);
+  const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false, ownProblems.evidence);
+  const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, ajv.compile(quoteCheckSchema), false, ownProblems.evidence);
+  const changes = readRows<Corpus['changes'][number]>('changes.ndjson', ajv.compile(changeEventRowSchema), false, ownProblems.later);
+  const reports = readReports(root, label, ajv.compile(reportArtifactSchema), ownProblems.later);
+  options.onProgress?.(`corpus: read ${cities.length} cities, ${linkChecks.length} link checks, ${sourceReviews.length} reviews, ${quoteChecks.length} quote checks`);
+
+  const programIds = new Map<string, Set<string>>();
+  const national = checkHere(toCheck(NATIONAL_SLUG, 'national.ndjson'));
+  programIds.set(NATIONAL_SLUG, new Set(national.ids));
+  ownProblems.programs.push(...national.problems, ...listProblems);
   {
-    const correctionsByRecord = indexCorrections(corrections);
-    const context: ProgramRowContext = {
-      validateRow: ajv.compile(programRowSchema),
-      vocabularies,
-      correctionLine: (correction) => lines.get(correction) ?? 0,
-      correctionsFile: `${label}/corrections.ndjson`,
-    };
-    const readProgramFile = (slug: string, relative: string, keep?: ProgramRow[]) => {
-      const { absolute, file } = at(relative);
-      const ids = new Set<string>();
-      programIds.set(slug, ids);
-      for (const { value, line, canonical } of readNdjson(absolute, file, problems)) {
-        const id = (value as { id?: unknown }).id;
-        const own = typeof id === 'string' ? (correctionsByRecord.get(recordKey(slug, id)) ?? []) : [];
-        // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).
-        if (typeof id === 'string') {
-          if (ids.has(id)) problems.push({ file, line, path: '$.id', message: `duplicate program id ${JSON.stringify(id)} in this city` });
-          ids.add(id);
-        }
-        if (canonical && checkProgramRow(value, { file, line }, own, context, problems)) keep?.push(value);
-      }
-    };
-    readProgramFile(NATIONAL_SLUG, 'national.ndjson', national);
-    const citySlugs = new Set(knownCities.keys());
+    const facts = checking[Symbol.iterator]();
     let rowCount = 0;
-    for (const name of listProgramFiles(root, label, problems)) {
+    for (const { name, checked } of listed) {
       const slug = name.slice(0, -'.ndjson'.length);
-      if (!citySlugs.has(slug)) {
-        problems.push({ file: `${label}/programs/${name}`, line: 0, path: '$', message: `no city ${JSON.stringify(slug)} in cities.ndjson` });
+      if (!checked) {
+        ownProblems.programs.push({ file: `${label}/programs/${name}`, line: 0, path: '$', message: `no city ${JSON.stringify(slug)} in cities.ndjson` });
         continue;
       }
-      programFiles.set(slug, join(root, 'programs', name));
-      readProgramFile(slug, `programs/${name}`);
-      rowCount += programIds.get(slug)?.size ?? 0;
+      const next = facts.next();
+      if (next.done) throw new Error(`the program file checker answered no facts for ${name}`);
+      for (const problem of next.value.problems) ownProblems.programs.push(problem);
+      programIds.set(slug, new Set(next.value.ids));
+      rowCount += next.value.ids.length;
     }
+    if (!facts.next().done) throw new Error('the program file checker answered more files than it was given');
     options.onProgress?.(`corpus: validated ${rowCount} program rows in ${programFiles.size} city files`);
   }
 
   if (manifest && vocabularies) {
     checkCorpusReferences(
-      { manifest, vocabularies, cities, national, programIds, quarantine, sourceReviews, quoteChecks, corrections, changes },
+      { manifest, vocabularies, cities, national: national.rows, programIds, quarantine, sourceReviews, quoteChecks, corrections, changes },
       { label, lineOf: (row) => lines.get(row) ?? 0, manifestLineOf: documentLines.get('manifest.json') ?? (() => 0), knownCities },
-      problems,
+      ownProblems.references,
     );
   }
+  const { documents, cities: cityProblems, evidence, corrections: correctionProblems, later, programs, references } = ownProblems;
+  const problems = [...documents, ...cityProblems, ...evidence, ...correctionProblems, ...later, ...programs, ...references];
   if (problems.length > 0 || !manifest || !vocabularies) throw new CorpusInvalidError(problems);
   return {
-    root, manifest, cities, programFiles, programIds, national, adjacentRules, quarantine, linkChecks,
+    root, manifest, cities, programFiles, programIds, national: national.rows, adjacentRules, quarantine, linkChecks,
     sourceReviews, quoteChecks, corrections, vocabularies, changes, reports,
   };
 }

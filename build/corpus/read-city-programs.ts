@@ -1,6 +1,6 @@
 /**
- * Re-reads one city's program rows, already validated by loadCorpus. Apart from the loader so that a
- * build worker, which only re-reads, does not load the loader's schema validators.
+ * Re-reads one city's program rows, already validated by loadCorpus (or by a build's workers for it), for
+ * the readers that come after the load: derivation, link checks, change detection.
  */
 import { readFileSync } from 'node:fs';
 import type { Corpus, ProgramRow } from './corpus-types.ts';
@@ -11,7 +11,7 @@ export function readCityPrograms(corpus: Pick<Corpus, 'programFiles'>, slug: str
 }
 
 /** The rows of a program file in file order; no file (a city without programs) has none. */
-export function readProgramFile(file: string | undefined): ProgramRow[] {
+function readProgramFile(file: string | undefined): ProgramRow[] {
   if (!file) return [];
   const text = readFileSync(file, 'utf8');
   const rows: ProgramRow[] = [];

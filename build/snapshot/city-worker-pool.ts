@@ -17,7 +17,8 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { indexEvidence, type CityEvidence, type EvidenceIndex } from './city-evidence.ts';
-import { createCityTaskHandler, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
+import type { ProgramFileChecker, ProgramFileFacts } from '../corpus/check-program-file.ts';
+import { createCityTaskHandler, type CheckTask, type CityDigest, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
 
 /**
  * Tasks go to a worker in batches: a message per city would cost an event-loop turn and a wake-up per
@@ -113,19 +114,17 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
   return startCityWorkers(workers).runner(inputs, evidence);
 }
 
-/** Worker threads started before the corpus is loaded (their inputs come later), which can digest meanwhile. */
-export interface CityWorkers {
+/**
+ * Worker threads started before the corpus is loaded (their inputs come later), which meanwhile check the
+ * corpus's program files for the loader and digest them in the same read (ProgramFileChecker).
+ */
+export interface CityWorkers extends ProgramFileChecker {
   readonly workers: number;
   /**
-   * Starts digesting these program files (slug -> path) now, while this thread loads the corpus; their
-   * answers wait in the ports until `runner` reads them.
-   */
-  digestAhead(files: ReadonlyMap<string, string>): void;
-  /**
-   * The runner over these threads, once the corpus is loaded: sends them `inputs`, then takes the digests
-   * asked ahead (waiting for the last), keeping those of files the corpus reads from the same path. A batch
-   * that failed ahead (a file the loader refused or does not read) is dropped: its cities, if the build
-   * needs them, are digested again, so a real failure is reported by the task that needs it.
+   * The runner over these threads, once the corpus is loaded: sends them `inputs`, takes any checks not
+   * yet taken, and keeps the digests of the checked files the corpus reads from the same path. A city
+   * digested otherwise (a file with problems, none checked) is digested again by the runner, so a real
+   * failure is reported by the task that needs it.
    */
   runner(inputs: CityTaskInputs, evidence: CityEvidence): CityTaskRunner;
   close(): void;
@@ -155,35 +154,50 @@ export function startCityWorkers(workers: number): CityWorkers {
       void lane.worker.terminate();
     }
   };
-  // Batches posted ahead, in order: batch i went to lane i mod n, whose answers come in the order posted.
-  const aheadBatches: Array<{ files: Map<string, string> }> = [];
+  // Check batches posted, in order (batch i went to lane i mod n, which answers in the order posted), and
+  // how many of their answers were taken; the digests of the files checked without a problem, by city.
+  let posted = 0;
+  let taken = 0;
+  let checking = false;
+  const digested = new Map<string, { path: string; digest: CityDigest }>();
+  const takeChecks = (): ProgramFileFacts[] => {
+    const lane = lanes[taken % lanes.length]!;
+    taken += 1;
+    const facts: ProgramFileFacts[] = [];
+    for (const result of receive(lane)) {
+      if (result.kind !== 'check') throw new Error(`build worker answered a ${result.kind} task to a check task`);
+      if (result.digested !== undefined) digested.set(result.slug, { path: result.path, digest: result.digested });
+      facts.push(result.facts);
+    }
+    return facts;
+  };
   return {
     workers,
-    digestAhead(files) {
-      const entries = [...files];
-      for (let start = 0; start < entries.length; start += TASKS_PER_BATCH) {
-        const batch = entries.slice(start, start + TASKS_PER_BATCH);
-        const tasks: CityTask[] = batch.map(([slug, file]) => ({ kind: 'digest', slug, file }));
-        lanes[aheadBatches.length % lanes.length]!.worker.postMessage({ tasks, evidence: NO_EVIDENCE });
-        aheadBatches.push({ files: new Map(batch) });
+    checkFiles(files, rules) {
+      if (checking) throw new Error('build workers: program files can be checked once');
+      checking = true;
+      for (const lane of lanes) lane.worker.postMessage({ rules });
+      for (let start = 0; start < files.length; start += TASKS_PER_BATCH) {
+        const tasks: CheckTask[] = files.slice(start, start + TASKS_PER_BATCH).map((file) => ({ kind: 'check', file }));
+        lanes[posted % lanes.length]!.worker.postMessage({ tasks, evidence: NO_EVIDENCE });
+        posted += 1;
       }
+      return (function* () {
+        while (taken < posted) yield* takeChecks();
+      })();
     },
     runner(inputs, evidence) {
       for (const lane of lanes) lane.worker.postMessage({ inputs });
+      // Checks the loader left untaken (it stopped early) would be read as the runner's answers.
+      while (taken < posted) takeChecks();
       const evidenceIndex = indexEvidence(evidence);
       const ahead = new Map<string, CityTaskResult>();
-      aheadBatches.forEach((batch, index) => {
-        const lane = lanes[index % lanes.length]!;
-        const answer = receiveAnswer(lane);
-        if (!answer.ok && answer.fatal) throw new Error(`build worker ${lane.index} failed: ${answer.message}`);
-        if (!answer.ok) return;
-        for (const result of answer.results) {
-          if (result.kind !== 'digest' || inputs.programFiles.get(result.slug) !== batch.files.get(result.slug)) continue;
-          ahead.set(result.slug, result);
-          evidenceIndex.noteUrls(result.slug, result.urls);
-        }
-      });
-      aheadBatches.length = 0;
+      for (const [slug, { path, digest }] of digested) {
+        if (inputs.programFiles.get(slug) !== path) continue;
+        ahead.set(slug, { kind: 'digest', slug, ...digest });
+        evidenceIndex.noteUrls(slug, digest.urls);
+      }
+      digested.clear();
       return createRunner(lanes, evidenceIndex, ahead, close);
     },
     close,

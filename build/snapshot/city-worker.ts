@@ -4,16 +4,24 @@
  * for it synchronously (the build's steps are a synchronous generator).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { createProgramFileCheck, type ProgramFileCheck, type ProgramFileRules } from '../corpus/check-program-file.ts';
 import type { CityEvidence } from './city-evidence.ts';
-import { createCityTaskHandler, type CityTask, type CityTaskInputs } from './city-tasks.ts';
+import { createCityTaskHandler, type CheckTask, type CityTask, type CityTaskInputs } from './city-tasks.ts';
 
 const { port, answered } = workerData as { port: MessagePort; answered: Int32Array };
-// The inputs come in a message, not with the thread: a worker can start, and digest, before the corpus is loaded.
+// The loader's rules and the inputs come in messages, not with the thread: a worker can start before the
+// corpus is loaded, and check and digest its program files while the rest of it loads.
+let inputs: CityTaskInputs | undefined;
+let check: ProgramFileCheck | undefined;
 let handle = createCityTaskHandler(undefined);
 
-parentPort?.on('message', (message: { inputs: CityTaskInputs } | { tasks: CityTask[]; evidence: CityEvidence }) => {
-  if ('inputs' in message) {
-    handle = createCityTaskHandler(message.inputs);
+type Message = { rules: ProgramFileRules } | { inputs: CityTaskInputs } | { tasks: Array<CityTask | CheckTask>; evidence: CityEvidence };
+
+parentPort?.on('message', (message: Message) => {
+  if ('rules' in message || 'inputs' in message) {
+    if ('rules' in message) check = createProgramFileCheck(message.rules);
+    else inputs = message.inputs;
+    handle = createCityTaskHandler(inputs, check);
     return;
   }
   const { tasks, evidence } = message;

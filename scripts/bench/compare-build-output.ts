@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { compareSnapshots } from './compare-snapshots.ts';
 import { hraCommand } from './measure-build.ts';
 
@@ -33,7 +33,10 @@ function build(tree: string, corpus: string, out: string, json: boolean): BuildO
 /**
  * Breaks a copy of the corpus in ways each check of the loader reports: a line that is not JSON, a
  * schema violation, a duplicate id, a vocabulary value that does not exist, a byte-order mark, a program
- * file of no city and a correction of no record.
+ * file of no city, a correction of no record; bytes that are not UTF-8, a duplicate key, a blank line, a
+ * line that is not an object, a correction that leaves its row invalid, a file in programs/ that is not
+ * .ndjson; and a bad row in cities.ndjson, evidence/link-checks.ndjson and corrections.ndjson, which the
+ * loader reads in another order than it lists their problems.
  */
 function breakCorpus(from: string, to: string): string[] {
   cpSync(from, to, { recursive: true });
@@ -57,7 +60,42 @@ function breakCorpus(from: string, to: string): string[] {
   edits.push('a program file of no city');
   appendFileSync(join(to, 'corrections.ndjson'), `${JSON.stringify({ city: 'no-such-city', programId: 'none', field: 'name', value: 'x', reason: 'test', date: '2026-01-01' })}\n`);
   edits.push('a correction of no record');
+  const pickMore = (index: number) => join(to, 'programs', programs[Math.floor((index * programs.length) / 13) + 1]!);
+  appendFileSync(pickMore(1), Buffer.concat([Buffer.from('{"id": "not-utf8", "name": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+  edits.push('bytes that are not UTF-8');
+  appendFileSync(pickMore(2), `${firstLine(pickMore(2)).replace(/}$/, ', "id": "shadow"}')}\n`);
+  edits.push('a duplicate key');
+  appendFileSync(pickMore(3), `\n${firstLine(pickMore(3)).replace(/"id":\s*"/, '"id": "after-blank-')}\n`);
+  edits.push('a blank line');
+  appendFileSync(pickMore(4), '[1, 2]\n');
+  edits.push('a line that is not an object');
+  const corrected = JSON.parse(firstLine(pickMore(5))) as Record<string, unknown>;
+  const correctedCity = basename(pickMore(5), '.ndjson');
+  appendFileSync(join(to, 'corrections.ndjson'), `${JSON.stringify({ city: correctedCity, programId: corrected.id, field: 'fundingStatus', value: 'maybe', reason: 'test', date: '2026-01-02' })}\n`);
+  edits.push('a correction that leaves its row invalid');
+  writeFileSync(join(to, 'programs', 'notes.txt'), 'not a program file\n');
+  edits.push('a file in programs/ that is not .ndjson');
+  for (const [file, edit] of [
+    ['cities.ndjson', (row: Record<string, unknown>) => { row.lat = 200; }],
+    ['evidence/link-checks.ndjson', (row: Record<string, unknown>) => { row.checkedAt = '2026-13-01'; }],
+    ['corrections.ndjson', (row: Record<string, unknown>) => { row.field = 'freshness'; }],
+  ] as const) {
+    const lines = readFileSync(join(to, file), 'utf8').split('\n');
+    const row = JSON.parse(lines[1]!) as Record<string, unknown>;
+    edit(row);
+    lines[1] = JSON.stringify(row);
+    writeFileSync(join(to, file), lines.join('\n'));
+  }
+  edits.push('a bad row in cities.ndjson, link-checks.ndjson and corrections.ndjson');
   return edits;
+}
+
+/** The broken copy of breakCorpus with vocabularies.json invalid too: rows are then checked against the schema only. */
+function breakVocabularies(from: string, to: string): string[] {
+  const edits = breakCorpus(from, to);
+  const file = join(to, 'vocabularies.json');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"categories"', '"kategories"'));
+  return [...edits, 'an invalid vocabularies.json'];
 }
 
 function compareOutputs(label: string, a: BuildOutput, b: BuildOutput): string[] {
@@ -93,15 +131,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       differences.push(...result.differences);
     }
 
-    const broken = join(work, 'broken');
-    const edits = breakCorpus(corpusArg, broken);
-    for (const json of [false, true]) {
-      const failedA = build(treeA, broken, join(work, 'broken-a'), json);
-      const failedB = build(treeB, broken, join(work, 'broken-b'), json);
-      if (failedA.status === 0) differences.push('the broken corpus built');
-      differences.push(...compareOutputs(`broken corpus${json ? ' --json' : ''}`, failedA, failedB));
-      const problems = json ? (JSON.parse(failedA.stdout.trim().split('\n').at(-1) ?? '{}') as { problems?: unknown[] }).problems?.length : undefined;
-      process.stdout.write(`broken corpus${json ? ' --json' : ''} (${edits.join(', ')}): exit ${failedA.status}, ${failedA.stderr.split('\n').filter(Boolean).length} stderr lines${problems === undefined ? '' : `, ${problems} problems`}\n`);
+    for (const [name, breakCopy] of [['broken corpus', breakCorpus], ['broken vocabularies', breakVocabularies]] as const) {
+      const broken = join(work, name.replace(' ', '-'), 'corpus');
+      const edits = breakCopy(corpusArg, broken);
+      for (const json of [false, true]) {
+        const failedA = build(treeA, broken, join(work, 'broken-a'), json);
+        const failedB = build(treeB, broken, join(work, 'broken-b'), json);
+        if (failedA.status === 0) differences.push(`the ${name} built`);
+        differences.push(...compareOutputs(`${name}${json ? ' --json' : ''}`, failedA, failedB));
+        const problems = json ? (JSON.parse(failedA.stdout.trim().split('\n').at(-1) ?? '{}') as { problems?: unknown[] }).problems?.length : undefined;
+        process.stdout.write(`${name}${json ? ' --json' : ''} (${edits.join(', ')}): exit ${failedA.status}, ${failedA.stderr.split('\n').filter(Boolean).length} stderr lines${problems === undefined ? '' : `, ${problems} problems`}\n`);
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -67,12 +67,12 @@ export function registerCorpusCommands(program: Command): void {
     .action(async (options: { corpus: string; out: string; json?: boolean }) => {
       requireBuildSources();
       const removeCreatedFolders = prepareOutputDirectory('--out', options.out);
-      // Started before the load, so their start-up and the cities' digests overlap it (on the other cores).
+      // Started before the load, which has them check and digest the program files beside it (on the other cores).
       const cityWorkers = startBuildWorkersAhead(options.corpus);
       const published = await (async () => {
         let corpus;
         try {
-          corpus = loadCorpusOrFail(options.corpus);
+          corpus = loadCorpusOrFail(options.corpus, '--corpus', cityWorkers);
         } catch (error) {
           cityWorkers?.close();
           throw error;
