@@ -209,7 +209,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     headers[1] = requestId;
     let metering: void | Promise<void>;
     try {
-      metering = answered.fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
+      metering = answered.fast.chain.meter(answered.routeRequest, answered.key, headers);
     } catch (error) {
       refuse(answered, requestId, headers, error);
       return;
