@@ -38,7 +38,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import { addToVary, appendVary } from './append-vary.ts';
 import { compileRouteMatcher } from './route-matcher.ts';
-import { createSuccessTails } from './success-tails.ts';
+import { createSuccessTails, type SuccessTails } from './success-tails.ts';
 
 /** What the fast path uses; the same objects the Koa app is given. */
 export interface FastPathDependencies {
@@ -61,12 +61,14 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 interface FastRoute {
   chain: RouteChain;
   /**
-   * What every answer opens with: X-Request-ID (its value, at index 1, filled in per request), X-API-Version
-   * and nosniff, then the route's own headers (a deprecated route's), as the Koa adapter sends them.
+   * What every answer sends after its X-Request-ID: X-API-Version and nosniff, then the route's own headers (a deprecated
+   * route's), as the Koa adapter sends them.
    */
-  opening: readonly string[];
+  head: readonly string[];
   /** The entry's caching headers: a 200 sends these, then its Content-Type; a 304 sends them alone. */
   cachingTail: readonly string[];
+  /** What a 200 sends after its metering's headers, made once per body length and revision (success-tails.ts). */
+  successTail: SuccessTails;
 }
 
 /** An admitted, answered request waiting for its meter. */
@@ -115,15 +117,16 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const fastRoutes = new Map<string, FastRoute>();
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
+    const cachingTail = chain.successHeaders.flat();
     fastRoutes.set(chain.route.path, {
       chain,
-      opening: Object.freeze(['X-Request-ID', '', 'X-API-Version', deps.apiVersion, ...NOSNIFF_HEADER, ...chain.routeHeaders.flat()]),
-      cachingTail: chain.successHeaders.flat(),
+      head: ['X-API-Version', deps.apiVersion, ...NOSNIFF_HEADER, ...chain.routeHeaders.flat()],
+      cachingTail,
+      successTail: createSuccessTails(cachingTail),
     });
   }
   // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
   const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
-  const successTails = createSuccessTails();
   // The revision header of 304s, built once per revision rather than per request (a 200's is in its tail).
   let revisionHeader: { revision: string; pair: readonly string[] } = { revision: '', pair: [] };
   const revisionPair = (revision: string) => {
@@ -166,7 +169,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       // The Vary field metering wrote (licensed routes) takes the token here; else the tail carries it.
       const varyInTail = encoded.vary && !addToVary(headers, VARY_ACCEPT_ENCODING);
       if (reply.status === 200 && encoded.body !== undefined) {
-        const tail = successTails(fast, fast.cachingTail, reply, encoded, answered.revision, varyInTail);
+        const tail = fast.successTail(reply, encoded, answered.revision, varyInTail);
         for (let index = 0; index < tail.length; index++) headers.push(tail[index] as string);
         response.writeHead(200, headers);
         const head = request.method === 'HEAD';
@@ -204,9 +207,9 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
    */
   const meterAndSend = (answered: Answered): void => {
     const requestId = requestIdFor(answered.request.headers['x-request-id']);
-    // A copy of the route's prebuilt opening with this request's id in its slot: no spread per request.
-    const headers = answered.fast.opening.slice();
-    headers[1] = requestId;
+    // A spread, not a copy of a prebuilt array with the id filled in: slice() measured no faster, and far
+    // slower from a frozen array (BENCHMARKS.md, issue 25 goal 1, fourth round).
+    const headers: string[] = ['X-Request-ID', requestId, ...answered.fast.head];
     let metering: void | Promise<void>;
     try {
       metering = answered.fast.chain.meter(answered.routeRequest, answered.key, headers);

@@ -1,10 +1,10 @@
 /**
- * The headers a fast 200 sends after its metering's, made once per body, route and revision rather than
+ * The headers a fast 200 sends after its metering's, made once per body length, route and revision rather than
  * pushed pair by pair per request: the handler's own headers, the route's caching headers, the coding's
  * (`ETag`, `Content-Encoding`), `Content-Type`, `Content-Length` (a number written as text) and
- * `X-Dataset-Revision`. All of them are a function of the bytes sent, the route, the reply's headers,
- * media type and tag, and the served revision; a tail is reused only while every one of these is the one it
- * was made for, and made again otherwise (a swap to another revision, the same bytes served by another route).
+ * `X-Dataset-Revision`. All of them are a function of the route, the body's length, the reply's headers,
+ * media type and tag, the coding and the served revision; a tail is reused only while every one of these is
+ * the one it was made for, and made again otherwise (a swap to another revision, another body's tag).
  */
 import { VARY_ACCEPT_ENCODING, type EncodedReply } from '../encoding/encode-reply.ts';
 import type { HeaderList, RouteReply } from '../pipeline/route-exchange.ts';
@@ -16,7 +16,6 @@ export type SuccessReply = Extract<RouteReply, { status: 200 }>;
 
 /** What a tail was made for; all must match for it to be reused. */
 interface SuccessTail {
-  readonly route: object;
   readonly revision: string;
   readonly replyHeaders: HeaderList | undefined;
   readonly contentType: string | undefined;
@@ -28,32 +27,30 @@ interface SuccessTail {
 }
 
 /**
- * Finds or makes the tail of a 200: `route` is the fast route (identity), `cachingTail` its flat caching
- * headers; `varyInTail`: the response varies by Accept-Encoding and the headers before the tail hold no Vary
- * field to add it to, so the tail carries it.
+ * Finds or makes the tail of a 200 on one route; `varyInTail`: the response varies by Accept-Encoding and
+ * the headers before the tail hold no Vary field to add it to, so the tail carries it.
  */
-export type SuccessTails = (route: object, cachingTail: readonly string[], reply: SuccessReply, encoded: EncodedReply, revision: string, varyInTail: boolean) => readonly string[];
+export type SuccessTails = (reply: SuccessReply, encoded: EncodedReply, revision: string, varyInTail: boolean) => readonly string[];
 
 /**
- * Tails by the bytes they are sent with, held weakly, so a body the caches dropped takes its tail with it.
- * A body given as a string (not cached bytes) gets a fresh tail every time.
+ * The tails of one route (`cachingTail`: its flat caching headers), by the body's length: nothing else of
+ * the body is in a tail, so bodies of the same length share one, and no map is held by the bodies
+ * themselves (a weak map keyed by every new filtered body measured slower than the tail it saves, BENCHMARKS.md).
+ * A length whose tail differs in anything else is made again. At most `maxLengths`, then it starts over.
  */
-export function createSuccessTails(): SuccessTails {
-  const tails = new WeakMap<Buffer, SuccessTail>();
-  return (route, cachingTail, reply, encoded, revision, varyInTail) => {
-    const { body } = encoded;
-    const bytes = typeof body === 'string' || body === undefined ? undefined : body;
-    const known = bytes === undefined ? undefined : tails.get(bytes);
+export function createSuccessTails(cachingTail: readonly string[], maxLengths = 1024): SuccessTails {
+  const tails = new Map<number, SuccessTail>();
+  return (reply, encoded, revision, varyInTail) => {
+    const known = tails.get(encoded.bodyBytes);
     if (
-      known !== undefined && known.route === route && known.revision === revision && known.replyHeaders === reply.headers &&
+      known !== undefined && known.revision === revision && known.replyHeaders === reply.headers &&
       known.contentType === reply.contentType && known.etag === reply.etag && known.coding === encoded.coding && known.varyInTail === varyInTail
     ) {
       return known.headers;
     }
     const headers = successTail(cachingTail, reply, encoded, revision, varyInTail);
-    if (bytes !== undefined) {
-      tails.set(bytes, { route, revision, replyHeaders: reply.headers, contentType: reply.contentType, etag: reply.etag, coding: encoded.coding, varyInTail, headers });
-    }
+    if (tails.size >= maxLengths) tails.clear();
+    tails.set(encoded.bodyBytes, { revision, replyHeaders: reply.headers, contentType: reply.contentType, etag: reply.etag, coding: encoded.coding, varyInTail, headers });
     return headers;
   };
 }
@@ -66,5 +63,6 @@ export function successTail(cachingTail: readonly string[], reply: SuccessReply,
   for (const [name, value] of encoded.headers) headers.push(name, value);
   if (varyInTail) appendVary(headers, VARY_ACCEPT_ENCODING);
   headers.push('Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(encoded.bodyBytes), 'X-Dataset-Revision', revision);
-  return Object.freeze(headers);
+  // Not frozen: copying out of a frozen array takes V8's slow path (BENCHMARKS.md, fourth round).
+  return headers;
 }

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL } from '../../build/contract/program-list-bytes.ts';
 import type { RecordFacets, Snapshot, StoredRecord } from '../snapshot/open-snapshot.ts';
 import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
-import { createFilteredCollectionKeys } from './filtered-collection-keys.ts';
+import { createFilteredCollectionKeys, filteredCollectionKey } from './filtered-collection-keys.ts';
 import type { ProgramFilters } from './parse-program-filters.ts';
 
 // A stored record's parsed facets and object: a few short arrays of vocabulary strings.
@@ -32,12 +32,18 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
     sizeCalculation: (list) => list.reduce((bytes, record) => bytes + (record.withheld === 'served' ? record.body.length : 0) + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
   });
 
-  const keyOf = createFilteredCollectionKeys();
+  const keys = createFilteredCollectionKeys();
 
   const filteredCollection = (snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer => {
-    const { key, normalized, project } = keyOf(snapshot, city, filters);
+    const remembered = keys.find(snapshot, city, filters);
+    const made = remembered ?? filteredCollectionKey(snapshot, city, filters);
+    const { key, normalized, project } = made;
     const cached = collections.get(key);
-    if (cached) return cached;
+    if (cached) {
+      // A hit is likely asked again (a polled query): its key is made once from now on.
+      if (remembered === undefined) keys.remember(snapshot, city, filters, made);
+      return cached;
+    }
 
     const recordsKey = `${snapshot.revision}\u0000${city}`;
     let cityRecords = records.get(recordsKey);

@@ -1,9 +1,9 @@
 /**
  * The cache key of a filtered collection, and the filters it normalizes to, made once per filters object,
- * city and revision: a filtered cache hit spread the filters, resolved the project alias and wrote a JSON
+ * city and revision for the collections found in the cache: a filtered cache hit spread the filters, resolved the project alias and wrote a JSON
  * array (the revision, the city and six filter slots, 100-odd characters) per request, then hashed it.
  * The filters of a query text are one frozen object per text (routes/program-routes.ts remembers them),
- * so a repeated query finds its key here by identity.
+ * so a repeated query finds its key here by identity; filters passed here must not change afterwards.
  */
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import { FILTER_NAMES, type ProgramFilters } from './parse-program-filters.ts';
@@ -18,39 +18,54 @@ export interface FilteredCollectionKey {
   readonly project: string | null | undefined;
 }
 
-/** Makes a filtered collection's key; the same answer for the same filters object, city and revision. */
-export type FilteredCollectionKeys = (snapshot: Snapshot, city: string, filters: ProgramFilters) => FilteredCollectionKey;
+/**
+ * The keys of filtered collections found in the cache, for the last revision asked. `find` answers a key
+ * remembered for the same filters object, city and revision, else undefined; `remember` keeps one. Only
+ * keys of bodies the cache held are remembered: a miss (a query never asked before, most of them asked
+ * once) would pay for a map entry it never reads again, which measured slower than the key it saves.
+ */
+export interface FilteredCollectionKeys {
+  find(snapshot: Snapshot, city: string, filters: ProgramFilters): FilteredCollectionKey | undefined;
+  remember(snapshot: Snapshot, city: string, filters: ProgramFilters, made: FilteredCollectionKey): void;
+}
 
 /**
- * Remembers the keys of each filters object by city, for the revision it was last asked in (another revision,
- * whose aliases may differ, makes them again). Held weakly by the filters object: a filters object the
- * query memo dropped takes its keys with it. At most `maxCities` cities per filters object, then it starts over.
+ * Remembers keys by city and filters object, up to `maxKeys` (then it starts over); another revision,
+ * whose aliases may differ, starts over at once. Plain maps, not weak ones: a weak map keyed by objects
+ * that die young costs every scavenge its ephemeron pass (BENCHMARKS.md, issue 25 goal 1, fourth round).
  */
-export function createFilteredCollectionKeys(maxCities = 4096): FilteredCollectionKeys {
-  const remembered = new WeakMap<ProgramFilters, { revision: string; byCity: Map<string, FilteredCollectionKey> }>();
-  return (snapshot, city, filters) => {
-    let ofFilters = remembered.get(filters);
-    if (ofFilters === undefined || ofFilters.revision !== snapshot.revision) {
-      ofFilters = { revision: snapshot.revision, byCity: new Map() };
-      remembered.set(filters, ofFilters);
-    }
-    let made = ofFilters.byCity.get(city);
-    if (made === undefined) {
-      made = filteredCollectionKey(snapshot, city, filters);
-      if (ofFilters.byCity.size >= maxCities) ofFilters.byCity.clear();
-      ofFilters.byCity.set(city, made);
-    }
-    return made;
+export function createFilteredCollectionKeys(maxKeys = 1024): FilteredCollectionKeys {
+  let revision: string | undefined;
+  let byCity = new Map<string, Map<ProgramFilters, FilteredCollectionKey>>();
+  let count = 0;
+  return {
+    find(snapshot, city, filters) {
+      return snapshot.revision === revision ? byCity.get(city)?.get(filters) : undefined;
+    },
+    remember(snapshot, city, filters, made) {
+      if (snapshot.revision !== revision || count >= maxKeys) {
+        revision = snapshot.revision;
+        byCity = new Map();
+        count = 0;
+      }
+      let ofCity = byCity.get(city);
+      if (ofCity === undefined) {
+        ofCity = new Map();
+        byCity.set(city, ofCity);
+      }
+      if (!ofCity.has(filters)) count += 1;
+      ofCity.set(filters, made);
+    },
   };
 }
 
 /** The key of `filters` on `city` in `snapshot`, made afresh. */
 export function filteredCollectionKey(snapshot: Snapshot, city: string, filters: ProgramFilters): FilteredCollectionKey {
   const project = filters.project === undefined ? undefined : (snapshot.projectAliases.get(filters.project.toLowerCase()) ?? null);
-  const normalized: ProgramFilters = Object.freeze({ ...filters, ...(project === undefined ? {} : { project: project ?? '' }) });
+  const normalized: ProgramFilters = { ...filters, ...(project === undefined ? {} : { project: project ?? '' }) };
   // JSON keeps every value apart (none can pose as two), and an unknown project (false) apart from no
   // project filter (null): as one joined string they shared a slot, so `special=x` could be answered
   // with the empty collection cached for `special=x&project=<unknown>`, or the other way round.
   const key = JSON.stringify([snapshot.revision, city, ...FILTER_NAMES.map((name) => (name === 'project' && project === null ? false : (normalized[name] ?? null)))]);
-  return Object.freeze({ key, normalized, project });
+  return { key, normalized, project };
 }

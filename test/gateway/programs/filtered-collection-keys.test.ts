@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { createCollectionFilter } from '../../../gateway/programs/filter-collection.ts';
 import { createFilteredCollectionKeys, filteredCollectionKey } from '../../../gateway/programs/filtered-collection-keys.ts';
 import type { ProgramFilters } from '../../../gateway/programs/parse-program-filters.ts';
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
@@ -8,7 +9,7 @@ import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 const snapshot = openSnapshot(buildTestSnapshot());
 after(() => snapshot.close());
 
-/** The same file as another revision whose aliases send `shingles` elsewhere: what a swap can bring. */
+/** The same file as another revision whose aliases send `shingles` to `roof`: what a swap can bring. */
 function otherRevision(aliases: ReadonlyMap<string, string>): Snapshot {
   return Object.create(snapshot, {
     revision: { value: `gm1-${'f'.repeat(64)}` },
@@ -16,43 +17,61 @@ function otherRevision(aliases: ReadonlyMap<string, string>): Snapshot {
   }) as Snapshot;
 }
 
+describe('filteredCollectionKey', () => {
+  it('keeps an unknown project apart from no project filter', () => {
+    const unknown = filteredCollectionKey(snapshot, 'alpha', { special: 'x', project: 'no-such-project' });
+    const none = filteredCollectionKey(snapshot, 'alpha', { special: 'x' });
+    assert.equal(unknown.project, null);
+    assert.notEqual(unknown.key, none.key);
+  });
+});
+
 describe('createFilteredCollectionKeys', () => {
-  it('answers what filteredCollectionKey makes afresh, once per filters object and city', () => {
+  it('finds what it remembered for the same filters object, city and revision only', () => {
     const keys = createFilteredCollectionKeys();
-    const filters: ProgramFilters = Object.freeze({ income: 'low', project: 'roof' });
-    const first = keys(snapshot, 'alpha', filters);
-    assert.deepEqual(first, filteredCollectionKey(snapshot, 'alpha', filters));
-    assert.equal(keys(snapshot, 'alpha', filters), first);
-    assert.deepEqual(keys(snapshot, 'beta', filters), filteredCollectionKey(snapshot, 'beta', filters));
-    assert.notEqual(keys(snapshot, 'beta', filters).key, first.key);
+    const filters: ProgramFilters = Object.freeze({ income: 'low' });
+    assert.equal(keys.find(snapshot, 'alpha', filters), undefined);
+    const made = filteredCollectionKey(snapshot, 'alpha', filters);
+    keys.remember(snapshot, 'alpha', filters, made);
+    assert.equal(keys.find(snapshot, 'alpha', filters), made);
+    assert.equal(keys.find(snapshot, 'beta', filters), undefined);
+    assert.equal(keys.find(snapshot, 'alpha', Object.freeze({ income: 'low' })), undefined, 'another filters object is another entry');
   });
 
-  it('makes the key again for another revision, with its aliases, also when revisions interleave', () => {
+  it('finds nothing of one revision in another, also when revisions interleave (a swap)', () => {
     const keys = createFilteredCollectionKeys();
     const filters: ProgramFilters = Object.freeze({ project: 'shingles' });
     const swapped = otherRevision(new Map([['shingles', 'roof']]));
     for (const served of [snapshot, swapped, snapshot, swapped]) {
-      const made = keys(served, 'alpha', filters);
-      assert.deepEqual(made, filteredCollectionKey(served, 'alpha', filters));
-      assert.ok(made.key.includes(served.revision), 'the key names the revision it was asked in');
+      const found = keys.find(served, 'alpha', filters);
+      assert.equal(found, undefined, 'the last revision remembered was the other one');
+      keys.remember(served, 'alpha', filters, filteredCollectionKey(served, 'alpha', filters));
+      assert.ok(keys.find(served, 'alpha', filters)?.key.includes(served.revision));
     }
-    assert.equal(keys(swapped, 'alpha', filters).project, 'roof');
-    assert.notEqual(keys(snapshot, 'alpha', filters).project, 'roof');
   });
 
-  it('keeps an unknown project apart from no project filter', () => {
-    const keys = createFilteredCollectionKeys();
-    const unknown = keys(snapshot, 'alpha', Object.freeze({ special: 'x', project: 'no-such-project' }));
-    const none = keys(snapshot, 'alpha', Object.freeze({ special: 'x' }));
-    assert.equal(unknown.project, null);
-    assert.notEqual(unknown.key, none.key);
-  });
-
-  it('stays exact past its bound of cities', () => {
+  it('starts over past its bound', () => {
     const keys = createFilteredCollectionKeys(2);
-    const filters: ProgramFilters = Object.freeze({ type: 'homeowner' });
+    const filters = ['homeowner', 'renter', 'landlord'].map((type) => Object.freeze({ type }) as ProgramFilters);
+    for (const each of filters) keys.remember(snapshot, 'alpha', each, filteredCollectionKey(snapshot, 'alpha', each));
+    assert.equal(keys.find(snapshot, 'alpha', filters[0] as ProgramFilters), undefined);
+    assert.ok(keys.find(snapshot, 'alpha', filters[2] as ProgramFilters) !== undefined);
+  });
+});
+
+describe('createCollectionFilter with remembered keys', () => {
+  it('answers a swapped revision from its own aliases, for the same filters object', () => {
+    const filter = createCollectionFilter({ filteredBytes: 1 << 20, recordListBytes: 1 << 20 });
+    const filters: ProgramFilters = Object.freeze({ project: 'shingles' });
+    const swapped = otherRevision(new Map([['shingles', 'roof']]));
     for (let round = 0; round < 3; round++) {
-      for (const city of ['alpha', 'beta', 'gamma', 'national']) assert.deepEqual(keys(snapshot, city, filters), filteredCollectionKey(snapshot, city, filters));
+      // Asked twice each, so the second is a cache hit whose key is remembered.
+      for (const served of [snapshot, snapshot, swapped, swapped]) {
+        const body = JSON.parse(filter(served, 'alpha', filters).toString()) as { datasetRevision: string; programs: { id: string }[] };
+        const fresh = JSON.parse(createCollectionFilter({ filteredBytes: 1 << 20, recordListBytes: 1 << 20 })(served, 'alpha', filters).toString()) as typeof body;
+        assert.deepEqual(body, fresh);
+        assert.equal(body.datasetRevision, served.revision);
+      }
     }
   });
 });
