@@ -1,7 +1,8 @@
 /**
  * The cache key of a filtered collection, and the filters it normalizes to, made once per filters object,
- * city and revision for the collections found in the cache: a filtered cache hit spread the filters, resolved the project alias and wrote a JSON
- * array (the revision, the city and six filter slots, 100-odd characters) per request, then hashed it.
+ * city and revision for the collections found in the cache: a filtered cache hit spread the filters,
+ * resolved the project alias and wrote a JSON array (the revision, the city and six filter slots, 100-odd
+ * characters) per request, then hashed it.
  * The filters of a query text are one frozen object per text (routes/program-routes.ts remembers them),
  * so a repeated query finds its key here by identity; filters passed here must not change afterwards.
  */
@@ -20,8 +21,8 @@ export interface FilteredCollectionKey {
 
 /**
  * The keys of filtered collections found in the cache, for the last revision asked. `find` answers a key
- * remembered for the same filters object, city and revision, else undefined; `remember` keeps one. Only
- * keys of bodies the cache held are remembered: a miss (a query never asked before, most of them asked
+ * remembered for the same filters object, city and revision, else undefined; `remember` keeps one. The
+ * caller (filter-collection.ts) remembers only keys of bodies the cache held: a miss (a query never asked before, most of them asked
  * once) would pay for a map entry it never reads again, which measured slower than the key it saves.
  */
 export interface FilteredCollectionKeys {
