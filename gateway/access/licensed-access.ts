@@ -63,7 +63,7 @@ export function meterAdmittedKey(deps: Pick<AccessDependencies, 'limiter' | 'now
 function applyKeyDecision(deps: Pick<AccessDependencies, 'now'>, decision: LimitDecision, headers: HeaderSink): void {
   writeRateLimitHeaders(headers, decision, deps.now());
   if (!decision.allowed) throw rateLimited(decision.retryAfter ?? 1);
-  for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers(name, value);
+  for (const [name, value] of LICENSED_RESPONSE_HEADERS) headers.push(name, value);
 }
 
 function failClosed(error: unknown): unknown {

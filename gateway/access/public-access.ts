@@ -44,7 +44,7 @@ function letThroughOnStorageFault(error: unknown): void {
 /** meterPublic as Koa middleware, for requests no route matched (their 404 carries rate-limit headers, spec 7). */
 export function publicAccess(deps: PublicAccessDependencies): Middleware<GatewayState> {
   return async (ctx, next) => {
-    await meterPublic(deps, ctx.ip, (name, value) => ctx.set(name, value));
+    await meterPublic(deps, ctx.ip, { push: (name, value) => ctx.set(name, value) });
     await next();
   };
 }

@@ -47,16 +47,16 @@ export function writeRateLimitHeaders(headers: HeaderSink, decision: LimitDecisi
   const resetIn = Math.max(0, decision.resetAt - Math.floor(nowMs / 1000));
   const texts = textsOf(decision);
   const remaining = String(decision.remaining);
-  headers('X-RateLimit-Limit', texts.limitText);
-  headers('X-RateLimit-Remaining', remaining);
-  headers('X-RateLimit-Reset', texts.resetText);
-  headers('RateLimit-Policy', texts.policy);
-  headers('RateLimit', `${texts.opening}${remaining};t=${resetIn}`);
+  headers.push('X-RateLimit-Limit', texts.limitText);
+  headers.push('X-RateLimit-Remaining', remaining);
+  headers.push('X-RateLimit-Reset', texts.resetText);
+  headers.push('RateLimit-Policy', texts.policy);
+  headers.push('RateLimit', `${texts.opening}${remaining};t=${resetIn}`);
 }
 
 /** The headers of `writeRateLimitHeaders` as name-value pairs. */
 export function rateLimitHeaders(decision: LimitDecision, nowMs: number): [string, string][] {
   const pairs: [string, string][] = [];
-  writeRateLimitHeaders((name, value) => pairs.push([name, value]), decision, nowMs);
+  writeRateLimitHeaders({ push: (name, value) => pairs.push([name, value]) }, decision, nowMs);
   return pairs;
 }

@@ -36,7 +36,9 @@ import type { RouteChain } from '../pipeline/route-chain.ts';
 import type { PathParameters, RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import { addToVary, appendVary } from './append-vary.ts';
 import { compileRouteMatcher } from './route-matcher.ts';
+import { createSuccessTails, type SuccessTails } from './success-tails.ts';
 
 /** What the fast path uses; the same objects the Koa app is given. */
 export interface FastPathDependencies {
@@ -65,6 +67,8 @@ interface FastRoute {
   head: readonly string[];
   /** The entry's caching headers: a 200 sends these, then its Content-Type; a 304 sends them alone. */
   cachingTail: readonly string[];
+  /** What a 200 sends after its metering's headers, made once per body length and revision (success-tails.ts). */
+  successTail: SuccessTails;
 }
 
 /** An admitted, answered request waiting for its meter. */
@@ -113,15 +117,17 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const fastRoutes = new Map<string, FastRoute>();
   for (const chain of deps.chains) {
     if (chain.route.fastPath !== true) continue;
+    const cachingTail = chain.successHeaders.flat();
     fastRoutes.set(chain.route.path, {
       chain,
       head: ['X-API-Version', deps.apiVersion, ...NOSNIFF_HEADER, ...chain.routeHeaders.flat()],
-      cachingTail: chain.successHeaders.flat(),
+      cachingTail,
+      successTail: createSuccessTails(cachingTail),
     });
   }
   // Matched against every route, in table order, so a literal route left to Koa still shadows a fast template.
   const matchRoute = compileRouteMatcher(deps.chains.map((chain) => chain.route));
-  // The revision header of successes, built once per revision rather than per request.
+  // The revision header of 304s, built once per revision rather than per request (a 200's is in its tail).
   let revisionHeader: { revision: string; pair: readonly string[] } = { revision: '', pair: [] };
   const revisionPair = (revision: string) => {
     if (revisionHeader.revision !== revision) revisionHeader = { revision, pair: ['X-Dataset-Revision', revision] };
@@ -160,18 +166,20 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       if (waited) fast.chain.assertServable(answered.routeRequest);
       const encoded = encodeReply(reply, answered.routeRequest, deps.encodings, fast.chain.compresses);
       coding = encoded.coding;
-      for (const [name, value] of reply.headers ?? []) headers.push(name, value);
-      headers.push(...fast.cachingTail);
-      for (const [name, value] of encoded.headers) headers.push(name, value);
-      if (encoded.vary) appendVary(headers, VARY_ACCEPT_ENCODING);
+      // The Vary field metering wrote (licensed routes) takes the token here; else the tail carries it.
+      const varyInTail = encoded.vary && !addToVary(headers, VARY_ACCEPT_ENCODING);
       if (reply.status === 200 && encoded.body !== undefined) {
-        const length = encoded.bodyBytes;
-        headers.push('Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(length), ...revisionPair(answered.revision));
+        const tail = fast.successTail(reply, encoded, answered.revision, varyInTail);
+        for (let index = 0; index < tail.length; index++) headers.push(tail[index] as string);
         response.writeHead(200, headers);
         const head = request.method === 'HEAD';
         response.end(head ? undefined : encoded.body);
-        bytes = head ? 0 : length;
+        bytes = head ? 0 : encoded.bodyBytes;
       } else {
+        for (const [name, value] of reply.headers ?? []) headers.push(name, value);
+        headers.push(...fast.cachingTail);
+        for (const [name, value] of encoded.headers) headers.push(name, value);
+        if (varyInTail) appendVary(headers, VARY_ACCEPT_ENCODING);
         headers.push(...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();
@@ -199,10 +207,12 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
    */
   const meterAndSend = (answered: Answered): void => {
     const requestId = requestIdFor(answered.request.headers['x-request-id']);
+    // A spread, not a copy of a prebuilt array with the id filled in: slice() measured no faster, and far
+    // slower from a frozen array (BENCHMARKS.md, issue 25 goal 1, fourth round).
     const headers: string[] = ['X-Request-ID', requestId, ...answered.fast.head];
     let metering: void | Promise<void>;
     try {
-      metering = answered.fast.chain.meter(answered.routeRequest, answered.key, (name, value) => headers.push(name, value));
+      metering = answered.fast.chain.meter(answered.routeRequest, answered.key, headers);
     } catch (error) {
       refuse(answered, requestId, headers, error);
       return;
@@ -252,20 +262,4 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
     meterAndSend({ request, response, fast, routeRequest, key, reply, revision: snapshot.revision, started });
     return true;
   };
-}
-
-/**
- * Adds `token` to the Vary field of a flat header list: to the one a step already wrote (`X-Api-Key` on
- * licensed routes), so one field is sent, as Koa's `ctx.vary` writes it, else as a new one.
- */
-function appendVary(headers: string[], token: string): void {
-  for (let index = 0; index < headers.length; index += 2) {
-    const name = headers[index] as string;
-    // The length first: no lower-cased copy of every other header name per response.
-    if (name.length === 4 && name.toLowerCase() === 'vary') {
-      headers[index + 1] = `${headers[index + 1]}, ${token}`;
-      return;
-    }
-  }
-  headers.push('Vary', token);
 }

@@ -14,8 +14,14 @@ export type PathParameters = Record<string, string | undefined>;
 /** Response headers as name-value pairs, in the order they are sent. */
 export type HeaderList = readonly (readonly [string, string])[];
 
-/** Where a step writes a response header it decides before the reply exists (the rate-limit fields). */
-export type HeaderSink = (name: string, value: string) => void;
+/**
+ * Where a step writes a response header it decides before the reply exists (the rate-limit fields). The
+ * fast path hands over its flat header array itself (`push(name, value)` appends the pair), so metering
+ * allocates no writer per request; the Koa adapter passes an object that sets the header on its context.
+ */
+export interface HeaderSink {
+  push(name: string, value: string): unknown;
+}
 
 /** What a route step may read of a request. */
 export interface RouteRequest {

@@ -6,7 +6,8 @@ import { LRUCache } from 'lru-cache';
 import { programListBytes, SCOPE_LICENSED_CITY, SCOPE_NATIONAL } from '../../build/contract/program-list-bytes.ts';
 import type { RecordFacets, Snapshot, StoredRecord } from '../snapshot/open-snapshot.ts';
 import { ENTRY_OVERHEAD_BYTES } from './cache-budget.ts';
-import { FILTER_NAMES, type ProgramFilters } from './parse-program-filters.ts';
+import { createFilteredCollectionKeys, filteredCollectionKey } from './filtered-collection-keys.ts';
+import type { ProgramFilters } from './parse-program-filters.ts';
 
 // A stored record's parsed facets and object: a few short arrays of vocabulary strings.
 const RECORD_FACETS_BYTES = 400;
@@ -31,15 +32,18 @@ export function createCollectionFilter(options: CollectionCacheOptions) {
     sizeCalculation: (list) => list.reduce((bytes, record) => bytes + (record.withheld === 'served' ? record.body.length : 0) + RECORD_FACETS_BYTES, ENTRY_OVERHEAD_BYTES),
   });
 
+  const keys = createFilteredCollectionKeys();
+
   const filteredCollection = (snapshot: Snapshot, city: string, filters: ProgramFilters): Buffer => {
-    const project = filters.project === undefined ? undefined : (snapshot.projectAliases.get(filters.project.toLowerCase()) ?? null);
-    const normalized: ProgramFilters = { ...filters, ...(project === undefined ? {} : { project: project ?? '' }) };
-    // JSON keeps every value apart (none can pose as two), and an unknown project (false) apart from no
-    // project filter (null): as one joined string they shared a slot, so `special=x` could be answered
-    // with the empty collection cached for `special=x&project=<unknown>`, or the other way round.
-    const key = JSON.stringify([snapshot.revision, city, ...FILTER_NAMES.map((name) => (name === 'project' && project === null ? false : (normalized[name] ?? null)))]);
+    const remembered = keys.find(snapshot, city, filters);
+    const made = remembered ?? filteredCollectionKey(snapshot, city, filters);
+    const { key, normalized, project } = made;
     const cached = collections.get(key);
-    if (cached) return cached;
+    if (cached) {
+      // A hit is likely asked again (a polled query): its key is made once from now on.
+      if (remembered === undefined) keys.remember(snapshot, city, filters, made);
+      return cached;
+    }
 
     const recordsKey = `${snapshot.revision}\u0000${city}`;
     let cityRecords = records.get(recordsKey);

@@ -25,7 +25,8 @@ import type { ScopeRule } from '../access/licensed-access.ts';
 import { decodeChangeCursor, encodeChangeCursor } from '../changes/change-cursor.ts';
 import { changeFeedCity } from '../changes/change-feed-city.ts';
 import { CHANGE_SKIPPED_NOTE, changeFeedEnvelope } from '../changes/change-feed-envelope.ts';
-import { parseChangeQuery, type ChangeQuery } from '../changes/parse-change-query.ts';
+import { createChangeQueryMemo } from '../changes/change-query-memo.ts';
+import type { ChangeQuery } from '../changes/parse-change-query.ts';
 import { readChangePage, type ChangePage } from '../changes/read-change-page.ts';
 import { ApiError } from '../http/api-error.ts';
 import { ENTRY_OVERHEAD_BYTES } from '../programs/cache-budget.ts';
@@ -50,19 +51,20 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
   const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
   deps.onSnapshotFault(() => pages.clear());
 
-  const pageKeyOf = (request: RouteRequest, query: ChangeQuery) =>
-    `${request.snapshot.revision}\u0000${query.since}\u0000${query.limit}\u0000${query.city ?? ''}\u0000${query.cursor ?? ''}`;
+  // Each query text is parsed once, and its page key made once per revision (change-query-memo.ts).
+  const readQuery = createChangeQueryMemo();
 
   // A stored page, for the fast path: a page not yet stored costs a storage read, which waits for metering.
   const atHand = (request: RouteRequest): RouteReply | undefined => {
-    const stored = pages.get(pageKeyOf(request, parseChangeQuery(parseQuery(request.querystring))));
+    const stored = pages.get(readQuery(request.querystring).pageKey(request.snapshot.revision));
     return stored === undefined ? undefined : jsonReply(stored);
   };
 
   const handle = (request: RouteRequest): RouteReply => {
     const { snapshot } = request;
-    const query = parseChangeQuery(parseQuery(request.querystring));
-    const pageKey = pageKeyOf(request, query);
+    const remembered = readQuery(request.querystring);
+    const { query } = remembered;
+    const pageKey = remembered.pageKey(snapshot.revision);
     const stored = pages.get(pageKey);
     if (stored !== undefined) return jsonReply(stored);
     if (query.city !== undefined && !snapshot.city(query.city)) {

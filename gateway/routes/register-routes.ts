@@ -38,7 +38,7 @@ function koaRoute(chain: RouteChain, encodings: EncodedBodies): Middleware<Gatew
       header: (name) => ctx.get(name),
       clientAddress: () => ctx.ip,
     };
-    const setHeader: HeaderSink = (name, value) => ctx.set(name, value);
+    const setHeader: HeaderSink = { push: (name, value) => ctx.set(name, value) };
     // Set before any step can refuse, so a refusal the error renderer answers carries them too.
     for (const [name, value] of chain.routeHeaders) ctx.set(name, value);
     let reply;
