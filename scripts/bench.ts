@@ -27,7 +27,8 @@ import { materializeTree } from './bench/compare-tree.ts';
 import { hraCommand, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
 import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
-import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
+import { serversForRoute, sharedRouteIds, type PhaseServers } from './bench/phase-servers.ts';
+import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RouteId, type RunSetup } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +37,7 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 const RAISED_LIMITS = { tiers: { commercial: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } }, public: { perMinute: 1_000_000_000 } };
 // The licensed routes the --redis phase repeats: the limiter is the only difference, so the hit and the
 // change feed (cached bodies behind the same meter) add nothing but time; the full run stays within 10 min.
-const REDIS_ROUTES = new Set(['unfiltered', 'filtered-miss', 'detail']);
+const REDIS_ROUTES: ReadonlySet<RouteId> = new Set<RouteId>(['unfiltered', 'filtered-miss', 'detail']);
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -105,51 +106,57 @@ async function main(): Promise<void> {
     const gatewayServer: RoundServer = { mode: 'gateway', origin: memory.process.url, pid: memory.process.pid };
     const ceilingServer: RoundServer = { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid };
     const sameHeadersServer: RoundServer = { mode: 'ceiling, same headers', origin: sameHeadersCeiling.url, pid: sameHeadersCeiling.pid };
-    const servers = [gatewayServer, ceilingServer, sameHeadersServer];
     const restRss = await settledRss(memory.process.pid);
-    await warmUp(load, routes, servers, options, state);
-    for (const route of routes) figures.push(...(await driveRounds(load, route, servers, drive, state, progress)));
-    gateways.push(gatewayFigures('gateway', memory, restRss, state));
-    const held = await rssWithCompressedForms(dataset, memory.process.url, memory.process.pid, apiKey);
-    notes.push(`RSS with compressed forms held: ${held.rss === undefined ? 'not measured' : `${(held.rss / 1e6).toFixed(0)} MB`} (VmRSS after every one of ${held.collections} collections was asked for in br and in gzip, twice, ${held.seconds.toFixed(1)} s, so the gateway holds every form its share of \`--cache-mb\` admits; at rest after one request per route: ${restRss === undefined ? '?' : `${(restRss / 1e6).toFixed(0)} MB`}).`);
-    await memory.process.stop();
 
-    // Phase 2: the licensed routes with limit windows in a real Redis (ratios against phase 1's ceiling).
-    // Phase 3: the same with keys in a real PostgreSQL too: the configuration of several gateway hosts.
-    const sharedRoutes = (key: string) => benchRoutes(dataset, join(work, 'corpus'), key).filter((route) => REDIS_ROUTES.has(route.id) && (!options.quick || route.id === 'unfiltered'));
-    const sharedPhase = async (mode: SharedMode, redisUrl: string, keyStore: string, key: string): Promise<void> => {
-      const shared = await startBenchGateway({ root, dataset, keys: keyStore, limits, logFile: join(work, `gateway-${gateways.length}.log`), redisUrl }, unfiltered.path, key);
-      cleanup.push(() => shared.process.stop());
-      const server: RoundServer = { mode, origin: shared.process.url, pid: shared.process.pid };
-      const phaseRoutes = sharedRoutes(key);
-      const rest = await settledRss(shared.process.pid);
-      await warmUp(load, phaseRoutes, [server], options, state);
-      for (const route of phaseRoutes) figures.push(...(await driveRounds(load, route, [server], drive, state, progress)));
-      gateways.push(gatewayFigures(mode, shared, rest, state));
-      await shared.process.stop();
+    // The gateways with shared storage run beside the in-memory one and join its rotation on the licensed
+    // routes of REDIS_ROUTES: --redis (windows in a real Redis), and --redis --keys postgres (keys in a
+    // real PostgreSQL too: the configuration of several gateway hosts), each against the same rounds' ceilings.
+    const shared: Array<{ server: RoundServer; gateway: BenchGateway; restRss: number | undefined }> = [];
+    const startShared = async (mode: SharedMode, redisUrl: string, keyStore: string, key: string): Promise<void> => {
+      const gateway = await startBenchGateway({ root, dataset, keys: keyStore, limits, logFile: join(work, `gateway-${shared.length + 1}.log`), redisUrl }, unfiltered.path, key);
+      cleanup.push(() => gateway.process.stop());
+      shared.push({ server: { mode, origin: gateway.process.url, pid: gateway.process.pid, apiKey: key }, gateway, restRss: await settledRss(gateway.process.pid) });
     };
     const skip = options.redis ? redisServerSkip() : 'skipped (--no-redis)';
+    let redis: RedisServer | undefined;
+    let postgres: PostgresServer | undefined;
     if (skip === false) {
-      const redis: RedisServer = await startRedisServer();
-      cleanup.push(() => redis.stop());
-      await sharedPhase('gateway --redis', redis.url, keys, apiKey);
-      notes.push(`\`--redis\` rows: the licensed routes${options.quick ? ' (--quick: unfiltered only)' : ''} against a redis-server the bench started on loopback; their ratio is to the ceiling measured in the same run above.`);
+      redis = await startRedisServer();
+      cleanup.push(() => (redis as RedisServer).stop());
+      await startShared('gateway --redis', redis.url, keys, apiKey);
+      notes.push(`\`--redis\` rows: the licensed routes${options.quick ? ' (--quick: unfiltered only)' : ''} against a redis-server the bench started on loopback, driven in the same rotation as the in-memory gateway and both ceilings (gateway, gateway --redis${options.postgres && postgresServerSkip() === false ? ', gateway --redis --keys postgres' : ''}, ceiling, same-headers ceiling, round after round); their ratios are to those ceilings. redis-server shares the machine's CPUs and is not counted in the gateway's CPU per request.`);
       const postgresSkip = options.postgres ? postgresServerSkip() : 'skipped (--no-postgres)';
       if (postgresSkip === false) {
-        const postgres: PostgresServer = await startPostgresServer();
-        cleanup.push(() => postgres.stop());
+        postgres = await startPostgresServer();
+        cleanup.push(() => (postgres as PostgresServer).stop());
         const url = await postgres.createDatabase();
-        const sharedKey = await createBenchKey(url);
-        await sharedPhase('gateway --redis --keys postgres', redis.url, url, sharedKey);
-        await postgres.stop();
+        await startShared('gateway --redis --keys postgres', redis.url, url, await createBenchKey(url));
         notes.push('`--redis --keys postgres` rows: the same routes with the key store in a PostgreSQL cluster the bench started on loopback (initdb in a temporary directory, fsync off); keys are cached in the gateway, so in steady state a request makes no database round trip.');
       } else {
         notes.push(`\`--keys postgres\` phase not run: ${postgresSkip}.`);
       }
-      await redis.stop();
     } else {
       notes.push(`\`--redis\` phase not run: ${skip}.`);
     }
+    const phase: PhaseServers = {
+      gateways: [gatewayServer],
+      shared: shared.map((entry) => entry.server),
+      ceilings: [ceilingServer, sameHeadersServer],
+      sharedRoutes: sharedRouteIds(routes.map((route) => route.id), REDIS_ROUTES, options.quick),
+    };
+    await warmUp(load, routes, [gatewayServer, ceilingServer, sameHeadersServer], options, state);
+    if (phase.shared.length > 0) await warmUp(load, routes.filter((route) => phase.sharedRoutes.has(route.id)), phase.shared, options, state);
+    for (const route of routes) figures.push(...(await driveRounds(load, route, serversForRoute(route.id, phase), drive, state, progress)));
+    gateways.push(gatewayFigures('gateway', memory, restRss, state));
+    for (const entry of shared) {
+      gateways.push(gatewayFigures(entry.server.mode as SharedMode, entry.gateway, entry.restRss, state));
+      await entry.gateway.process.stop();
+    }
+    await postgres?.stop();
+    await redis?.stop();
+    const held = await rssWithCompressedForms(dataset, memory.process.url, memory.process.pid, apiKey);
+    notes.push(`RSS with compressed forms held: ${held.rss === undefined ? 'not measured' : `${(held.rss / 1e6).toFixed(0)} MB`} (VmRSS after every one of ${held.collections} collections was asked for in br and in gzip, twice, ${held.seconds.toFixed(1)} s, so the gateway holds every form its share of \`--cache-mb\` admits; at rest after one request per route: ${restRss === undefined ? '?' : `${(restRss / 1e6).toFixed(0)} MB`}).`);
+    await memory.process.stop();
 
     let profile: ProfileSummary | undefined;
     if (options.profile) profile = await profileGateway(work, { root, dataset, keys, limits, logFile: join(work, 'gateway-profile.log') }, unfiltered, apiKey, load, options, state);

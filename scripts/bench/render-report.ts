@@ -7,8 +7,8 @@ import { plural } from '../plural.ts';
 
 /** Which server answered: a gateway, or bare node:http with two headers or with the gateway's own head. */
 export type ServerMode = GatewayMode | CeilingMode | ComparedMode;
-/** The two trees of `--compare`: A is the ref given, B this working tree. */
-export type ComparedMode = 'gateway A' | 'gateway B';
+/** The two trees of `--compare`: A is the ref given, B this working tree; each also with `--redis`. */
+export type ComparedMode = 'gateway A' | 'gateway B' | 'gateway A --redis' | 'gateway B --redis';
 export type GatewayMode = 'gateway' | 'gateway --redis' | 'gateway --redis --keys postgres';
 export type CeilingMode = 'ceiling' | 'ceiling, same headers';
 
