@@ -27,17 +27,16 @@ import { materializeTree } from './bench/compare-tree.ts';
 import { hraCommand, measureBuild, run, runWithPeakRss, type BuildFigures } from './bench/measure-build.ts';
 import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
-import { serversForRoute, sharedRouteIds, type PhaseServers } from './bench/phase-servers.ts';
-import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RouteId, type RunSetup } from './bench/render-report.ts';
+import { REDIS_ROUTES, serversForRoute, sharedRouteIds, type PhaseServers } from './bench/phase-servers.ts';
+import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** Limits far above anything a bench can send: every request is metered, none is refused. */
 const RAISED_LIMITS = { tiers: { commercial: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } }, public: { perMinute: 1_000_000_000 } };
-// The licensed routes the --redis phase repeats: the limiter is the only difference, so the hit and the
-// change feed (cached bodies behind the same meter) add nothing but time; the full run stays within 10 min.
-const REDIS_ROUTES: ReadonlySet<RouteId> = new Set<RouteId>(['unfiltered', 'filtered-miss', 'detail']);
+/** The Redis database of each tree's `--redis` gateway under `--compare`: one server, windows kept apart. */
+const REDIS_DATABASE = { A: 1, B: 2 } as const;
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -253,10 +252,48 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
     ceiling: { mode: 'ceiling', origin: ceiling.url, pid: ceiling.pid },
     'ceiling, same headers': { mode: 'ceiling, same headers', origin: sameHeadersCeiling.url, pid: sameHeadersCeiling.pid },
   };
+  // Both trees with --redis against one redis-server, a database each (`/1` for A, `/2` for B): the
+  // limiter names its keys `hra:rl:k:{<hash of the key id>}:…` under a fixed prefix, so separate databases,
+  // not only separate key stores, keep one tree's windows out of the other's.
+  const redisSkip = options.redis ? redisServerSkip() : 'skipped (--no-redis)';
+  const redisNotes: string[] = [];
+  const redisServers: RoundServer[] = [];
+  const redisGateways: BenchGateway[] = [];
+  let redis: RedisServer | undefined;
+  if (redisSkip === false) {
+    redis = await startRedisServer();
+    cleanup.push(() => (redis as RedisServer).stop());
+    const redisA = await startBenchGateway({ root: tree.root, dataset: join(distA, 'current.sqlite'), keys: keysA, limits, logFile: join(work, 'gateway-a-redis.log'), redisUrl: `${redis.url}/${REDIS_DATABASE.A}` }, unfiltered.path, apiKeyA);
+    cleanup.push(() => redisA.process.stop());
+    const redisB = await startBenchGateway({ root, dataset: context.dataset, keys: context.keys, limits, logFile: join(work, 'gateway-b-redis.log'), redisUrl: `${redis.url}/${REDIS_DATABASE.B}` }, unfiltered.path, context.apiKey);
+    cleanup.push(() => redisB.process.stop());
+    redisGateways.push(redisA, redisB);
+    redisServers.push(
+      { mode: 'gateway A --redis', origin: redisA.process.url, pid: redisA.process.pid, apiKey: apiKeyA },
+      { mode: 'gateway B --redis', origin: redisB.process.url, pid: redisB.process.pid, apiKey: context.apiKey },
+    );
+    progress(`bench: A --redis at ${redisA.process.url} (database ${REDIS_DATABASE.A}), B --redis at ${redisB.process.url} (database ${REDIS_DATABASE.B}), redis-server at ${redis.url}`);
+  } else {
+    redisNotes.push(`\`--redis\` rows not measured: ${redisSkip}.`);
+  }
+  const phase: PhaseServers = {
+    gateways: [byMode['gateway A'], byMode['gateway B']],
+    shared: redisServers,
+    ceilings: [byMode.ceiling, byMode['ceiling, same headers']],
+    sharedRoutes: sharedRouteIds(routes.map((route) => route.id), REDIS_ROUTES, options.quick),
+  };
   const servers = COMPARE_MODES.map((mode) => byMode[mode]);
   await warmUp(load, routes, servers, options, state);
+  if (redisServers.length > 0) await warmUp(load, routes.filter((route) => phase.sharedRoutes.has(route.id)), redisServers, options, state);
   const figures: RouteFigures[] = [];
-  for (const route of routes) figures.push(...(await driveRounds(load, route, servers, context.drive, state, progress)));
+  for (const route of routes) figures.push(...(await driveRounds(load, route, serversForRoute(route.id, phase), context.drive, state, progress)));
+  if (redis !== undefined) {
+    const keyspace = (await run('redis-cli', ['-p', String(redis.port), 'info', 'keyspace'], root)).stdout;
+    const keysIn = (database: number) => /keys=(\d+)/.exec(keyspace.split('\n').find((line) => line.startsWith(`db${database}:`)) ?? '')?.[1] ?? '0';
+    redisNotes.push(`\`--redis\` rows: both trees' gateways with \`--redis\` against one redis-server the bench started on loopback, A in database ${REDIS_DATABASE.A} and B in database ${REDIS_DATABASE.B} (each with its own key store and key), driven on ${[...phase.sharedRoutes].join(', ')} in the same rounds as A, B and both ceilings, so their ratios are to those ceilings; after the rounds database ${REDIS_DATABASE.A} held ${keysIn(REDIS_DATABASE.A)} window keys, ${REDIS_DATABASE.B} held ${keysIn(REDIS_DATABASE.B)}, database 0 ${keysIn(0)}. redis-server's own CPU is not in the gateways' CPU per request.`);
+    await Promise.all(redisGateways.map((gateway) => gateway.process.stop()));
+    await redis.stop();
+  }
   await Promise.all([gatewayA.process.stop(), gatewayB.process.stop(), ceiling.stop(), sameHeadersCeiling.stop()]);
   const report: CompareReport = {
     ...runSetup(context.command, options, load),
@@ -267,6 +304,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
     notes: [
       `both gateways run compiled (\`npm run compile\` in each tree; A's ${tree.compileSeconds.toFixed(1)} s, node_modules ${tree.nodeModules === 'symlink' ? 'shared with this tree by a symlink: identical package-lock.json' : 'installed by npm ci: the lockfiles differ'}) with the production flags; each serves its own snapshot of the same corpus with a commercial key from its own key store; limits raised, so every request is metered and none refused.`,
       'ceilings: bare node:http answering each path with the very bytes B returned, with Content-Type and Content-Length only ("ceiling") and with the response head B sent for that path, replayed as Method item 4 describes ("ceiling, same headers", the ceiling issue 25\'s goal names; its header names checked against B\'s before the run). Routes as issue 6 names them; their compressed variants are not driven in a comparison.',
+      ...redisNotes,
       `machine load average (1 min): ${context.loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs; read B/A against the min–max of both sides: a ratio inside the overlap of the spreads is no difference.`,
     ],
     elapsedSeconds: (performance.now() - context.began) / 1000,

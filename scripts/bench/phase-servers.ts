@@ -7,6 +7,10 @@
 import type { RoundServer } from './drive-rounds.ts';
 import type { RouteId } from './render-report.ts';
 
+// The licensed routes the --redis phase repeats: the limiter is the only difference, so the hit and the
+// change feed (cached bodies behind the same meter) add nothing but time; the full run stays within 10 min.
+export const REDIS_ROUTES: ReadonlySet<RouteId> = new Set<RouteId>(['unfiltered', 'filtered-miss', 'detail']);
+
 /** The servers of a run, grouped by their place in the rotation. */
 export interface PhaseServers {
   /** The gateways every route drives (the in-memory one; under `--compare`, A then B). */

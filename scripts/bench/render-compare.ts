@@ -13,6 +13,18 @@ import type { Spread } from './round-statistics.ts';
  */
 export const COMPARE_MODES = ['gateway A', 'gateway B', 'ceiling', 'ceiling, same headers'] as const satisfies readonly ServerMode[];
 
+/**
+ * Both trees' gateways with `--redis`, against one redis-server (a database each), joined to the rotation
+ * of the routes the `--redis` phase repeats, after A and B and before the ceilings.
+ */
+export const COMPARE_REDIS_MODES = ['gateway A --redis', 'gateway B --redis'] as const satisfies readonly ServerMode[];
+
+/** The pair of gateways one row of a comparison table sets against each other, and the suffix of its label. */
+const COMPARED_PAIRS = [
+  { a: 'gateway A', b: 'gateway B', label: '' },
+  { a: 'gateway A --redis', b: 'gateway B --redis', label: ' --redis' },
+] as const satisfies ReadonlyArray<{ a: ServerMode; b: ServerMode; label: string }>;
+
 /** One tree of the comparison. */
 export interface ComparedSide {
   /** What the user named (`HEAD~1`, `working tree`) and the commit it was. */
@@ -40,7 +52,9 @@ export function renderCompareReport(report: CompareReport): string {
   lines.push(`### Bench protocol: --compare — \`${report.command}\` — ${report.date}`, '');
   lines.push(`- machine: ${report.machine}`);
   const rotation = hasSameHeaders(report.routes) ? 'A, B, ceiling, same-headers ceiling' : 'A, B, ceiling';
-  lines.push(`- load: ${report.loadTool}, ${report.connections} connections, ${report.rounds} rounds of ${report.roundSeconds} s per route and server, interleaved ${rotation}, ${rotation}… after a warm-up`);
+  const redisRoutes = [...new Set(report.routes.filter((figures) => figures.mode === 'gateway B --redis').map((figures) => figures.route))];
+  const redisRotation = redisRoutes.length === 0 ? '' : ` (on ${redisRoutes.join(', ')}: ${rotation.replace('B, ', 'B, A --redis, B --redis, ')}, …)`;
+  lines.push(`- load: ${report.loadTool}, ${report.connections} connections, ${report.rounds} rounds of ${report.roundSeconds} s per route and server, interleaved ${rotation}, ${rotation}…${redisRotation} after a warm-up`);
   lines.push(`- corpus: \`hra synth --seed 1 --scale ${report.scale}\` (this tree's), ${report.rows.toLocaleString('en-US')} rows, built by each tree's own \`hra build\``);
   for (const [name, side] of [['A', report.a], ['B', report.b]] as const) {
     lines.push(`- ${name}: ${side.label} (\`${side.commit.slice(0, 12)}\`), build ${side.buildSeconds.toFixed(1)} s, revision \`${side.revision.slice(0, 16)}…\`, spawn to first licensed 200 ${(side.firstResponseMs / 1000).toFixed(2)} s`);
@@ -53,7 +67,8 @@ export function renderCompareReport(report: CompareReport): string {
 }
 
 /**
- * One row per route that has both gateways: A, B and the ceilings with their spreads, then B/A and each
+ * One row per route that has both gateways (and a `<route> --redis` row below it when both trees were
+ * driven with `--redis` too, against the same ceilings): A, B and the ceilings with their spreads, then B/A and each
  * gateway against each ceiling (by req/s: gateway / ceiling; by CPU: ceiling / gateway, so that all read
  * as "share of the ceiling"). The same-headers columns appear when that ceiling was measured.
  */
@@ -65,18 +80,20 @@ export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 
   const order: RouteId[] = [];
   for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
   for (const route of order) {
-    const pick = (mode: RouteFigures['mode']) => routes.find((figures) => figures.route === route && figures.mode === mode);
-    const [a, b, ceiling, sameCeiling] = [pick('gateway A'), pick('gateway B'), pick('ceiling'), pick('ceiling, same headers')];
-    if (!a || !b) continue;
-    const spread = (figures: RouteFigures | undefined) => (figures === undefined ? undefined : by === 'rps' ? figures.rps : figures.cpuUsPerRequest);
-    const [sa, sb, sc, ss] = [spread(a), spread(b), spread(ceiling), spread(sameCeiling)];
-    const share = (gateway: Spread | undefined, against: Spread | undefined) =>
-      gateway === undefined || against === undefined ? undefined : by === 'rps' ? gateway.median / against.median : against.median / gateway.median;
-    const dirty = [a, b, ceiling, sameCeiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
-    const cells = same
-      ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss))]
-      : [withSpread(sa), withSpread(sb), withSpread(sc), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc))];
-    rows.push(`| ${route}${dirty} | ${cells.join(' | ')} |`);
+    for (const pair of COMPARED_PAIRS) {
+      const pick = (mode: RouteFigures['mode']) => routes.find((figures) => figures.route === route && figures.mode === mode);
+      const [a, b, ceiling, sameCeiling] = [pick(pair.a), pick(pair.b), pick('ceiling'), pick('ceiling, same headers')];
+      if (!a || !b) continue;
+      const spread = (figures: RouteFigures | undefined) => (figures === undefined ? undefined : by === 'rps' ? figures.rps : figures.cpuUsPerRequest);
+      const [sa, sb, sc, ss] = [spread(a), spread(b), spread(ceiling), spread(sameCeiling)];
+      const share = (gateway: Spread | undefined, against: Spread | undefined) =>
+        gateway === undefined || against === undefined ? undefined : by === 'rps' ? gateway.median / against.median : against.median / gateway.median;
+      const dirty = [a, b, ceiling, sameCeiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
+      const cells = same
+        ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss))]
+        : [withSpread(sa), withSpread(sb), withSpread(sc), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc))];
+      rows.push(`| ${route}${pair.label}${dirty} | ${cells.join(' | ')} |`);
+    }
   }
   return rows;
 }
