@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, then
- * `--redis`, then `--redis --keys postgres://`), drives every route against a bare node:http ceiling serving the same bytes, and writes the
+ * `npm run bench`: builds the scale corpus, serves it with the real gateway (embedded defaults, and beside
+ * it `--redis` and `--redis --keys postgres://` on the licensed routes, in the same rotation), drives every
+ * route against bare node:http ceilings serving the same bytes, and writes the
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
  * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts), `--startup` only the
  * start-up phase (scripts/bench/bench-startup.ts).
