@@ -30,6 +30,7 @@ import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/
 import { createMissQueries } from './bench/miss-queries.ts';
 import { REDIS_ROUTES, serversForRoute, sharedRouteIds, type PhaseServers } from './bench/phase-servers.ts';
 import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
+import { plural } from './plural.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -287,11 +288,15 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   await warmUp(load, routes, servers, options, state);
   if (redisServers.length > 0) await warmUp(load, routes.filter((route) => phase.sharedRoutes.has(route.id)), redisServers, options, state);
   const figures: RouteFigures[] = [];
-  for (const route of routes) figures.push(...(await driveRounds(load, route, serversForRoute(route.id, phase), context.drive, state, progress)));
+  let keyspace = '';
+  for (const route of routes) {
+    figures.push(...(await driveRounds(load, route, serversForRoute(route.id, phase), context.drive, state, progress)));
+    // Read right after the --redis rounds: a minute window's key expires a minute after the window ends.
+    if (redis !== undefined && phase.sharedRoutes.has(route.id)) keyspace = (await run('redis-cli', ['-p', String(redis.port), 'info', 'keyspace'], root)).stdout;
+  }
   if (redis !== undefined) {
-    const keyspace = (await run('redis-cli', ['-p', String(redis.port), 'info', 'keyspace'], root)).stdout;
-    const keysIn = (database: number) => /keys=(\d+)/.exec(keyspace.split('\n').find((line) => line.startsWith(`db${database}:`)) ?? '')?.[1] ?? '0';
-    redisNotes.push(`\`--redis\` rows: both trees' gateways with \`--redis\` against one redis-server the bench started on loopback, A in database ${REDIS_DATABASE.A} and B in database ${REDIS_DATABASE.B} (each with its own key store and key), driven on ${[...phase.sharedRoutes].join(', ')} in the same rounds as A, B and both ceilings, so their ratios are to those ceilings; after the rounds database ${REDIS_DATABASE.A} held ${keysIn(REDIS_DATABASE.A)} window keys, ${REDIS_DATABASE.B} held ${keysIn(REDIS_DATABASE.B)}, database 0 ${keysIn(0)}. redis-server's own CPU is not in the gateways' CPU per request.`);
+    const keysIn = (database: number) => plural(Number(/keys=(\d+)/.exec(keyspace.split('\n').find((line) => line.startsWith(`db${database}:`)) ?? '')?.[1] ?? '0'), 'window key');
+    redisNotes.push(`\`--redis\` rows: both trees' gateways with \`--redis\` against one redis-server the bench started on loopback, A in database ${REDIS_DATABASE.A} and B in database ${REDIS_DATABASE.B} (each with its own key store and key), driven on ${[...phase.sharedRoutes].join(', ')} in the same rounds as A, B and both ceilings, so their ratios are to those ceilings; right after their rounds database ${REDIS_DATABASE.A} held ${keysIn(REDIS_DATABASE.A)}, database ${REDIS_DATABASE.B} ${keysIn(REDIS_DATABASE.B)} and database 0 ${keysIn(0)} (a key's minute and day windows, one more per minute boundary crossed). redis-server's own CPU is not in the gateways' CPU per request.`);
     await Promise.all(redisGateways.map((gateway) => gateway.process.stop()));
     await redis.stop();
   }
