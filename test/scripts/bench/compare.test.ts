@@ -8,7 +8,7 @@ import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-optio
 import { resolveCommit, sameLockfile } from '../../../scripts/bench/compare-tree.ts';
 import { interleavedRounds } from '../../../scripts/bench/drive-rounds.ts';
 import { COMPARE_MODES, renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
-import type { RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { compareReport, figures, SAME_HEADERS_ROUTES } from './compare-fixtures.ts';
 
 describe('--compare on the command line', () => {
   it('takes a git ref and gives comparisons their own section per scale', () => {
@@ -52,11 +52,6 @@ describe('the ref of a comparison', () => {
       rmSync(b, { recursive: true, force: true });
     }
   });
-});
-
-const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: [number, number, number], cpu: [number, number, number], non2xx = 0): RouteFigures => ({
-  route, mode, path: '/p', rps: { median: rps[0], min: rps[1], max: rps[2] }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100,
-  cpuUsPerRequest: { median: cpu[0], min: cpu[1], max: cpu[2] }, non2xx, errors: 0,
 });
 
 const ROUTES = [
@@ -105,16 +100,6 @@ describe('renderCompareReport', () => {
 // Issue 25's goal is stated against the same-headers ceiling: a comparison measures it beside the
 // two-header one and puts each tree against both.
 
-const SAME_HEADERS_ROUTES = [
-  figures('unfiltered', 'gateway A', [4000, 3900, 4200], [100, 95, 110]),
-  figures('unfiltered', 'gateway B', [6000, 5800, 6100], [50, 48, 55]),
-  figures('unfiltered', 'ceiling', [8000, 7500, 8100], [40, 39, 42]),
-  figures('unfiltered', 'ceiling, same headers', [7500, 7000, 7600], [45, 44, 47]),
-  figures('detail', 'gateway A', [5000, 5000, 5000], [80, 80, 80]),
-  figures('detail', 'gateway B', [5000, 4000, 5500], [80, 70, 90]),
-  figures('detail', 'ceiling', [10000, 9000, 11000], [20, 19, 21]),
-  figures('detail', 'ceiling, same headers', [9000, 8000, 9500], [24, 23, 26], 2),
-];
 
 describe('a comparison\'s rotation', () => {
   it('drives A, B, the two-header ceiling and the same-headers ceiling, then again, round after round', () => {
@@ -148,12 +133,7 @@ describe('renderCompareTable with the same-headers ceiling', () => {
 
 describe('renderCompareReport with the same-headers ceiling', () => {
   it('names the four-server rotation in its load line', () => {
-    const report: CompareReport = {
-      command: 'npm run bench -- --quick --compare main', date: '2026-11-26 10:00 UTC', machine: 'test machine', loadTool: 'wrk (1 thread)', connections: 64, rounds: 2, roundSeconds: 2, scale: 1, rows: 57000,
-      a: { label: 'main', commit: 'a'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
-      b: { label: 'this tree', commit: 'b'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
-      routes: SAME_HEADERS_ROUTES, notes: [], elapsedSeconds: 200,
-    };
+    const report = compareReport(SAME_HEADERS_ROUTES);
     const text = renderCompareReport(report);
     assert.match(text, /interleaved A, B, ceiling, same-headers ceiling, A, B, ceiling, same-headers ceiling… after a warm-up/);
     assert.match(text, /\n\| unfiltered \| 100 \(95–110\) \| 50 \(48–55\) \| 40 \(39–42\) \| 45 \(44–47\) \| 0\.50× \| 40% \| 80% \| 45% \| 90% \|\n/);

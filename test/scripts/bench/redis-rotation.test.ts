@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { interleavedRounds, type RoundServer } from '../../../scripts/bench/drive-rounds.ts';
 import { REDIS_ROUTES, serversForRoute, sharedRouteIds, type PhaseServers } from '../../../scripts/bench/phase-servers.ts';
-import { renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
-import { BASE_ROUTE_IDS, type RouteFigures, type ServerMode } from '../../../scripts/bench/render-report.ts';
+import { renderCompareReport, renderCompareTable } from '../../../scripts/bench/render-compare.ts';
+import { BASE_ROUTE_IDS, type ServerMode } from '../../../scripts/bench/render-report.ts';
+import { compareReport, figures, SAME_HEADERS_ROUTES } from './compare-fixtures.ts';
 
 // Issue 25, goal 4: the --redis gateways are driven in the same rounds as the ceilings they are compared
 // with (not after them, against ceilings measured earlier), and --compare drives both trees with --redis.
@@ -54,22 +55,11 @@ describe('a comparison\'s rotation with --redis', () => {
   });
 });
 
-const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: [number, number, number], cpu: [number, number, number], non2xx = 0): RouteFigures => ({
-  route, mode, path: '/p', rps: { median: rps[0], min: rps[1], max: rps[2] }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100,
-  cpuUsPerRequest: { median: cpu[0], min: cpu[1], max: cpu[2] }, non2xx, errors: 0,
-});
-
+// The comparison fixture of compare.test.ts, with both trees' --redis gateways on the unfiltered route.
 const ROUTES = [
-  figures('unfiltered', 'gateway A', [4000, 3900, 4200], [100, 95, 110]),
-  figures('unfiltered', 'gateway B', [6000, 5800, 6100], [50, 48, 55]),
+  ...SAME_HEADERS_ROUTES,
   figures('unfiltered', 'gateway A --redis', [2000, 1900, 2100], [160, 150, 170]),
   figures('unfiltered', 'gateway B --redis', [3000, 2800, 3300], [80, 75, 90], 4),
-  figures('unfiltered', 'ceiling', [8000, 7500, 8100], [40, 39, 42]),
-  figures('unfiltered', 'ceiling, same headers', [7500, 7000, 7600], [45, 44, 47]),
-  figures('detail', 'gateway A', [5000, 5000, 5000], [80, 80, 80]),
-  figures('detail', 'gateway B', [5000, 4000, 5500], [80, 70, 90]),
-  figures('detail', 'ceiling', [10000, 9000, 11000], [20, 19, 21]),
-  figures('detail', 'ceiling, same headers', [9000, 8000, 9500], [24, 23, 26]),
 ];
 
 describe('renderCompareTable with --redis', () => {
@@ -77,19 +67,14 @@ describe('renderCompareTable with --redis', () => {
     assert.deepEqual(renderCompareTable(ROUTES, 'rps').slice(2), [
       '| unfiltered | 4,000 (3,900–4,200) | 6,000 (5,800–6,100) | 8,000 (7,500–8,100) | 7,500 (7,000–7,600) | 1.50× | 50% | 75% | 53% | 80% |',
       '| unfiltered --redis ⚠ non-2xx or socket errors | 2,000 (1,900–2,100) | 3,000 (2,800–3,300) | 8,000 (7,500–8,100) | 7,500 (7,000–7,600) | 1.50× | 25% | 38% | 27% | 40% |',
-      '| detail | 5,000 (5,000–5,000) | 5,000 (4,000–5,500) | 10,000 (9,000–11,000) | 9,000 (8,000–9,500) | 1.00× | 50% | 50% | 56% | 56% |',
+      '| detail ⚠ non-2xx or socket errors | 5,000 (5,000–5,000) | 5,000 (4,000–5,500) | 10,000 (9,000–11,000) | 9,000 (8,000–9,500) | 1.00× | 50% | 50% | 56% | 56% |',
     ]);
   });
   it('reads its CPU per request as ceiling CPU / gateway CPU, as the other rows', () => {
     assert.equal(renderCompareTable(ROUTES, 'cpu')[3], '| unfiltered --redis ⚠ non-2xx or socket errors | 160 (150–170) | 80 (75–90) | 40 (39–42) | 45 (44–47) | 0.50× | 25% | 50% | 28% | 56% |');
   });
   it('names the --redis rotation in the load line, and leaves it out when no --redis row was measured', () => {
-    const report: CompareReport = {
-      command: 'npm run bench -- --quick --compare main', date: '2026-11-26 14:00 UTC', machine: 'test machine', loadTool: 'wrk (1 thread)', connections: 64, rounds: 2, roundSeconds: 2, scale: 1, rows: 57000,
-      a: { label: 'main', commit: 'a'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
-      b: { label: 'this tree', commit: 'b'.repeat(40), buildSeconds: 6, revision: `gm1-${'1'.repeat(64)}`, firstResponseMs: 800 },
-      routes: ROUTES, notes: [], elapsedSeconds: 200,
-    };
+    const report = compareReport(ROUTES);
     assert.match(renderCompareReport(report), /interleaved A, B, ceiling, same-headers ceiling, A, B, ceiling, same-headers ceiling… \(on unfiltered: A, B, A --redis, B --redis, ceiling, same-headers ceiling, …\) after a warm-up/);
     const plain = renderCompareReport({ ...report, routes: ROUTES.filter(({ mode }) => !mode.endsWith('--redis')) });
     assert.match(plain, /same-headers ceiling… after a warm-up/);
