@@ -112,11 +112,11 @@ async function main(): Promise<void> {
     // The gateways with shared storage run beside the in-memory one and join its rotation on the licensed
     // routes of REDIS_ROUTES: --redis (windows in a real Redis), and --redis --keys postgres (keys in a
     // real PostgreSQL too: the configuration of several gateway hosts), each against the same rounds' ceilings.
-    const shared: Array<{ server: RoundServer; gateway: BenchGateway; restRss: number | undefined }> = [];
+    const shared: Array<{ mode: SharedMode; server: RoundServer; gateway: BenchGateway; restRss: number | undefined }> = [];
     const startShared = async (mode: SharedMode, redisUrl: string, keyStore: string, key: string): Promise<void> => {
       const gateway = await startBenchGateway({ root, dataset, keys: keyStore, limits, logFile: join(work, `gateway-${shared.length + 1}.log`), redisUrl }, unfiltered.path, key);
       cleanup.push(() => gateway.process.stop());
-      shared.push({ server: { mode, origin: gateway.process.url, pid: gateway.process.pid, apiKey: key }, gateway, restRss: await settledRss(gateway.process.pid) });
+      shared.push({ mode, server: { mode, origin: gateway.process.url, pid: gateway.process.pid, apiKey: key }, gateway, restRss: await settledRss(gateway.process.pid) });
     };
     const skip = options.redis ? redisServerSkip() : 'skipped (--no-redis)';
     let redis: RedisServer | undefined;
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     for (const route of routes) figures.push(...(await driveRounds(load, route, serversForRoute(route.id, phase), drive, state, progress)));
     gateways.push(gatewayFigures('gateway', memory, restRss, state));
     for (const entry of shared) {
-      gateways.push(gatewayFigures(entry.server.mode as SharedMode, entry.gateway, entry.restRss, state));
+      gateways.push(gatewayFigures(entry.mode, entry.gateway, entry.restRss, state));
       await entry.gateway.process.stop();
     }
     await postgres?.stop();
