@@ -36,9 +36,9 @@ import type { RouteChain } from '../pipeline/route-chain.ts';
 import type { PathParameters, RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
-import { addToVary, appendVary } from './append-vary.ts';
+import { addToVary } from './append-vary.ts';
 import { compileRouteMatcher } from './route-matcher.ts';
-import { createSuccessTails, type SuccessTails } from './success-tails.ts';
+import { createSuccessTails, pushReplyHeaders, type SuccessTails } from './success-tails.ts';
 
 /** What the fast path uses; the same objects the Koa app is given. */
 export interface FastPathDependencies {
@@ -176,10 +176,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
         response.end(head ? undefined : encoded.body);
         bytes = head ? 0 : encoded.bodyBytes;
       } else {
-        for (const [name, value] of reply.headers ?? []) headers.push(name, value);
-        headers.push(...fast.cachingTail);
-        for (const [name, value] of encoded.headers) headers.push(name, value);
-        if (varyInTail) appendVary(headers, VARY_ACCEPT_ENCODING);
+        pushReplyHeaders(headers, fast.cachingTail, reply, encoded, varyInTail);
         headers.push(...revisionPair(answered.revision));
         response.writeHead(304, headers);
         response.end();

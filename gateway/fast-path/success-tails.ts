@@ -55,13 +55,22 @@ export function createSuccessTails(cachingTail: readonly string[], maxLengths = 
   };
 }
 
-/** The tail of a 200 made afresh, in the order the fast path has always sent it. */
-export function successTail(cachingTail: readonly string[], reply: SuccessReply, encoded: EncodedReply, revision: string, varyInTail: boolean): readonly string[] {
-  const headers: string[] = [];
+/**
+ * Appends what a 200 and a 304 both send after metering's headers, in the order the fast path has always
+ * sent it: the handler's own headers, the route's caching headers, the coding's (`ETag`,
+ * `Content-Encoding`), and `Vary` when `varyInTail`.
+ */
+export function pushReplyHeaders(headers: string[], cachingTail: readonly string[], reply: RouteReply, encoded: EncodedReply, varyInTail: boolean): void {
   for (const [name, value] of reply.headers ?? []) headers.push(name, value);
   headers.push(...cachingTail);
   for (const [name, value] of encoded.headers) headers.push(name, value);
   if (varyInTail) appendVary(headers, VARY_ACCEPT_ENCODING);
+}
+
+/** The tail of a 200 made afresh: pushReplyHeaders's, then the body's type and length and the revision. */
+export function successTail(cachingTail: readonly string[], reply: SuccessReply, encoded: EncodedReply, revision: string, varyInTail: boolean): readonly string[] {
+  const headers: string[] = [];
+  pushReplyHeaders(headers, cachingTail, reply, encoded, varyInTail);
   headers.push('Content-Type', reply.contentType ?? JSON_CONTENT_TYPE, 'Content-Length', String(encoded.bodyBytes), 'X-Dataset-Revision', revision);
   // Not frozen: copying out of a frozen array takes V8's slow path (BENCHMARKS.md, fourth round).
   return headers;
