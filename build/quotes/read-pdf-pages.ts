@@ -1,0 +1,39 @@
+/**
+ * Reads one PDF's text layer with pdf.js, page by page: the work itself, free of where it runs (the worker
+ * thread of extract-pdf-text.ts calls it), so that whatever isolates untrusted PDFs can call the same code.
+ */
+import { joinPdfTextItems } from './join-pdf-text-items.ts';
+import type { PdfWorkerAnswer } from './pdf-worker-protocol.ts';
+
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+
+/** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
+export async function readPdfPages(data: Uint8Array): Promise<PdfWorkerAnswer> {
+  const task = pdfjs.getDocument({
+    data,
+    // No code generation from the file, no fonts loaded, no network: only the text layer is wanted.
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    disableAutoFetch: true,
+    verbosity: 0,
+  });
+  try {
+    const document = await task.promise;
+    const pages: string[] = [];
+    for (let number = 1; number <= document.numPages; number++) {
+      const page = await document.getPage(number);
+      const content = await page.getTextContent();
+      pages.push(joinPdfTextItems(content.items.flatMap((item) => ('str' in item ? [item] : []))));
+      page.cleanup();
+    }
+    return { ok: true, pages };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'PasswordException') return { ok: false, reason: 'pdf is password-protected' };
+    if (name === 'InvalidPDFException') return { ok: false, reason: 'pdf is damaged (invalid structure)' };
+    return { ok: false, reason: `pdf could not be read (${error instanceof Error ? error.message : String(error)})`.toLowerCase() };
+  } finally {
+    await task.destroy();
+  }
+}
