@@ -30,6 +30,11 @@ export interface LoadCorpusOptions {
   /** Receives one line per stage, for progress on stderr. */
   onProgress?: (message: string) => void;
   /**
+   * How problems name the corpus folder, e.g. the path a user typed (`bad`, `/srv/corpus`); files are named
+   * `<displayRoot>/<file>`. Default: the folder's own name.
+   */
+  displayRoot?: string;
+  /**
    * Checks the cities' program files; by default on this thread. A build passes its worker threads, which
    * check each file in the read that digests it (build/snapshot/city-worker-pool.ts).
    */
@@ -39,7 +44,7 @@ export interface LoadCorpusOptions {
 /** Loads and validates the corpus in `dir`; throws CorpusInvalidError listing every problem. */
 export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus {
   const root = resolve(dir);
-  const label = basename(root);
+  const label = options.displayRoot === undefined ? basename(root) : options.displayRoot.replace(/(?<=.)\/+$/, '');
   const ajv = createAjv();
   const at = (relative: string) => ({ absolute: join(root, relative), file: `${label}/${relative}` });
   // Files are read in the order that lets the program files' checks start soonest (they need the

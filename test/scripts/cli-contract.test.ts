@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
@@ -201,11 +201,41 @@ describe('--json failures', () => {
     assert.equal(run.status, 1);
     const failure = lastJsonLine(run);
     assert.equal(failure.ok, false);
-    assert.match(String(failure.error), /^corpus is invalid: broken-corpus\/programs\/alpha\.ndjson:7 \$\.name: is required \(and \d+ more problems\)$/);
+    // The corpus lies outside the working directory, so its files are named by their absolute paths.
+    assert.equal(String(failure.error).startsWith(`corpus is invalid: ${corpus}/programs/alpha.ndjson:7 $.name: is required (and `), true, String(failure.error));
     const problems = failure.problems as Array<Record<string, unknown>>;
     assert.ok(problems.length >= 2);
-    assert.deepEqual(problems[0], { file: 'broken-corpus/programs/alpha.ndjson', line: 7, path: '$.name', message: 'is required' });
+    assert.deepEqual(problems[0], { file: `${corpus}/programs/alpha.ndjson`, line: 7, path: '$.name', message: 'is required' });
     assert.ok(problems.some((problem) => problem.line === 8), 'the second bad row is listed too');
+  });
+
+  it('validate names files as they open from where it ran, the first problem first', () => {
+    const corpus = join(dir, 'named-corpus');
+    cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const programs = join(corpus, 'programs/alpha.ndjson');
+    writeFileSync(programs, `${readFileSync(programs, 'utf8')}{"id": "bad"}\n`);
+    const cities = join(corpus, 'cities.ndjson');
+    writeFileSync(cities, `${readFileSync(cities, 'utf8')}{"slug": 7, "name": "Seven", "state": "Ohio", "stateAbbr": "OH", "status": "live"}\n`);
+    const cityLine = readFileSync(cities, 'utf8').trimEnd().split('\n').length;
+    const cases: Array<{ cwd: string; flag: string; shown: string }> = [
+      { cwd: dir, flag: 'named-corpus', shown: 'named-corpus' },
+      { cwd: dir, flag: './named-corpus/', shown: './named-corpus' },
+      { cwd: corpus, flag: '.', shown: '.' },
+      { cwd: join(corpus, 'programs'), flag: '..', shown: '..' },
+      { cwd: dir, flag: corpus, shown: 'named-corpus' },
+      { cwd: ROOT, flag: corpus, shown: corpus },
+    ];
+    for (const { cwd, flag, shown } of cases) {
+      const run = runHra(['validate', '--corpus', flag], { cwd });
+      assert.equal(run.status, 1, run.stderr);
+      const lines = stderrLines(run).filter((line) => !line.startsWith('corpus: '));
+      const first = `${shown}/cities.ndjson:${cityLine} $.slug: must be string`;
+      assert.equal(lines[0], first, `${flag} from ${cwd}: ${run.stderr}`);
+      assert.ok(lines.includes(`${shown}/programs/alpha.ndjson:7 $.name: is required`), run.stderr);
+      assert.equal(lines.at(-1)?.startsWith(`hra: corpus is invalid: ${first} (and `), true, run.stderr);
+      // Each file named opens from where the command ran.
+      assert.ok(existsSync(resolve(cwd, `${shown}/cities.ndjson`)), `${shown}/cities.ndjson from ${cwd}`);
+    }
   });
 
   it('validate lists at most 100 problems on stderr, then how many more; --json lists every one', () => {
@@ -220,7 +250,9 @@ describe('--json failures', () => {
     assert.ok(total > 150, `${total} problems`);
     const lines = stderrLines(run).filter((line) => !line.startsWith('corpus: '));
     assert.equal(lines.length, 100 + 2, run.stderr.slice(0, 500));
-    assert.equal(lines.at(-2), `... and ${total - 101} more problems not listed here (--json lists every one)`);
+    // The first problem heads the list too: the list is the corpus's order, the last line its summary.
+    assert.equal(lines[0], `${corpus}/programs/alpha.ndjson:7 $.name: is required`);
+    assert.equal(lines.at(-2), `... and ${total - 100} more problems not listed here (--json lists every one)`);
     assert.match(lines.at(-1) ?? '', new RegExp(`^hra: corpus is invalid: .* \\(and ${total - 1} more problems\\)$`));
   });
 

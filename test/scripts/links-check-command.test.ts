@@ -300,7 +300,7 @@ describe('hra links check, bad input', () => {
     await refuses('no contact', noContact, proxy, /^hra: .*no-contact\/manifest\.json: no "contact" URL for the User-Agent \(add one, or pass --user-agent\)$/);
     const broken = writeLinkTestCorpus(join(work, 'broken'));
     appendFileSync(join(broken, 'cities.ndjson'), '{"slug": "epsilon", \n');
-    await refuses('unreadable corpus', broken, proxy, /^hra: corpus is invalid: broken\/cities\.ndjson:5 \$: not valid JSON/);
+    await refuses('unreadable corpus', broken, proxy, new RegExp(`^hra: corpus is invalid: ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/cities\\.ndjson:5 \\$: not valid JSON`));
   });
 
   it('stops with one line when the proxy goes away mid-run, keeping the complete lines it appended', async () => {
