@@ -2,12 +2,13 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeEventRow } from '../corpus/corpus-types.ts';
+import { formatCorpusLine } from '../corpus/format-corpus-line.ts';
 
 /** The change log's file name inside the corpus folder. */
 export const CHANGE_LOG_FILE = 'changes.ndjson';
 
 /**
- * Writes the whole new log (existing bytes, then one line per row) to a temporary file in the corpus
+ * Writes the whole new log (existing bytes, then one line per row, in the corpus's style) to a temporary file in the corpus
  * folder, fsyncs it and renames it over `changes.ndjson` (created when absent); no rows, no write.
  */
 export function appendChangeLog(corpusRoot: string, rows: readonly ChangeEventRow[]): void {
@@ -16,7 +17,7 @@ export function appendChangeLog(corpusRoot: string, rows: readonly ChangeEventRo
   const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
   // Trailing blank lines would land inside the file once rows follow them, and NDJSON forbids those.
   const kept = existing.replace(/\s+$/, '');
-  const text = `${kept === '' ? '' : `${kept}\n`}${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+  const text = `${kept === '' ? '' : `${kept}\n`}${rows.map(formatCorpusLine).join('\n')}\n`;
   // Same folder, so the rename stays on one file system and is atomic; the dot keeps it out of listings.
   const temporary = join(corpusRoot, `.${CHANGE_LOG_FILE}.${process.pid}-${Date.now()}.tmp`);
   try {

@@ -1,11 +1,12 @@
 /** An NDJSON evidence file opened for appending, one complete line per write. */
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { formatCorpusLine } from '../corpus/format-corpus-line.ts';
 
 /** An open evidence file. */
 export interface AppendOnlyLog {
   readonly file: string;
-  /** Writes one JSON value as one line; when it returns, the line is in the file whole. */
+  /** Writes one JSON value as one line, in the corpus's style; when it returns, the line is in the file whole. */
   appendRow(row: object): void;
   close(): void;
 }
@@ -26,7 +27,7 @@ export function openAppendOnlyLog(file: string): AppendOnlyLog {
   return {
     file,
     appendRow(row) {
-      appendFileSync(fd, `${needsNewline ? '\n' : ''}${JSON.stringify(row)}\n`);
+      appendFileSync(fd, `${needsNewline ? '\n' : ''}${formatCorpusLine(row)}\n`);
       needsNewline = false;
     },
     close() {

@@ -10,7 +10,8 @@ const row: ChangeEventRow = {
   id: 2, detectedAt: '2026-11-16T06:00:00Z', city: 'alpha', programId: 'a-one', programName: 'A One',
   type: 'program-removed', fromStatus: 'closed', toStatus: null,
 };
-const line = JSON.stringify(row);
+// The corpus's hand-written style, which appended lines keep.
+const line = '{"id": 2, "detectedAt": "2026-11-16T06:00:00Z", "city": "alpha", "programId": "a-one", "programName": "A One", "type": "program-removed", "fromStatus": "closed", "toStatus": null}';
 const first = '{"id": 1, "detectedAt": "2026-11-09T06:00:00Z", "city": "alpha", "programName": null, "type": "program-added", "fromStatus": null, "toStatus": null}';
 
 describe('appendChangeLog', () => {

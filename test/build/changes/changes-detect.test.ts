@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { formatCorpusLine } from '../../../build/corpus/format-corpus-line.ts';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { detectChanges } from '../../../build/changes/detect-changes.ts';
@@ -74,7 +75,8 @@ describe('hra changes detect', () => {
     });
     const after = readFileSync(log, 'utf8');
     assert.ok(after.startsWith(before), 'existing lines are kept byte for byte');
-    assert.equal(after.slice(before.length), expected.map((event) => `${JSON.stringify(event)}\n`).join(''));
+    assert.equal(after.slice(before.length), expected.map((event) => `${formatCorpusLine(event)}\n`).join(''));
+    assert.match(after.slice(before.length), /^\{"id": 8, "detectedAt": "/, 'in the spaced style of the hand-written lines');
   });
 
   it('adds nothing when run again, even at another time', () => {
