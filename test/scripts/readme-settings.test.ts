@@ -3,6 +3,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
+import { runHra } from '../support/run-hra.ts';
+
+/** A README cell as plain text: code spans lose their backticks. */
+function plain(cell: string): string {
+  return cell.replace(/`([^`]*)`/g, '$1');
+}
 
 /** The rows of the first table under `## Configuration`, as cells keyed by the header row. */
 function configurationTable(markdown: string): Array<Record<string, string>> {
@@ -34,6 +40,25 @@ describe('README configuration table', () => {
       assert.ok((row.meaning ?? '').length > 10, `${setting.name} has a meaning`);
     });
   }
+
+  it('says in each row exactly what `hra serve --help` says, so the two cannot tell different stories', () => {
+    for (const setting of GATEWAY_SETTINGS) {
+      const row = rows.find((candidate) => candidate.setting === setting.name);
+      assert.equal(plain(row?.meaning ?? ''), setting.help, setting.name);
+    }
+  });
+
+  it('lists every option `hra serve --help` prints, and `--help` prints every row with its words', () => {
+    const run = runHra(['serve', '--help']);
+    assert.equal(run.status, 0, run.stderr);
+    const help = run.stdout.replace(/\s+/g, ' ');
+    const flags = [...run.stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
+    assert.deepEqual(flags.sort(), GATEWAY_SETTINGS.map((setting) => setting.flag.split(' ')[0]).sort());
+    for (const setting of GATEWAY_SETTINGS) {
+      const env = `[env ${setting.env}${setting.default === undefined ? '' : `, default ${setting.default}`}]`;
+      assert.ok(help.includes(`${setting.flag} ${setting.help} ${env}`), `${setting.name}: ${help}`);
+    }
+  });
 
   it('documents no setting the gateway does not have', () => {
     const names = new Set<string>(GATEWAY_SETTINGS.map((setting) => setting.name));
