@@ -4,12 +4,14 @@ import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
 import { registerLinksCommand } from './links-command.ts';
+import { registerPruneCommand } from './prune-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
 
 /** Registers every subcommand on the root program. */
 export function registerCommands(program: Command): void {
   registerCorpusCommands(program);
+  registerPruneCommand(program);
   registerKeysCommand(program);
   registerSynthCommand(program);
   registerChangesCommand(program);

@@ -105,6 +105,7 @@ describe('every refusal of every command is one stderr line, whatever the messag
     ['digest', () => ['digest', '--corpus', missing], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
     ['build', () => ['build', '--corpus', MINI_CORPUS, '--out', join(emptyFile, 'out')], /^hra: --out \S+: \S+empty-file exists and is not a directory$/],
     ['verify', () => ['verify', notSnapshot, '--corpus', MINI_CORPUS], /^hra: verify failed: \S+plain\.sqlite: format: /],
+    ['prune', () => ['prune', '--out', aFile, '--keep', '2'], /^hra: --out \S+a-file\.txt: is a file, not a build output folder$/],
     ['synth', () => ['synth', '--seed', 'x', '--out', join(dir, 'synth-out')], /^hra: --seed/],
     ['changes detect', () => ['changes', 'detect', '--previous', join(dir, 'nope.sqlite'), '--corpus', MINI_CORPUS, '--at', '2026-01-01T00:00:00Z'], /^hra: --previous: cannot open \S+nope\.sqlite: /],
     ['links check', () => ['links', 'check', '--corpus', missing, '--dry-run'], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
