@@ -3,6 +3,7 @@ import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { availableParallelism } from 'node:os';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
+import { advanceAsOf, MANIFEST_FILE, type AsOfMove } from '../../build/corpus/advance-as-of.ts';
 import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
 import { extractPageText } from '../../build/quotes/extract-page-text.ts';
 import { createPdfTextExtractor } from '../../build/quotes/extract-pdf-text.ts';
@@ -124,7 +125,17 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     );
   }
   const quoteRun = { due: quotesDue, fresh: quotes.fresh, outcomes: result.quotes, file: quoteLog?.file };
-  printSummary(corpus, tally, quoteRun, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file });
+  // The corpus now holds evidence of this date: staleness is served counted from asOf, so asOf follows.
+  const asOf = log !== undefined && tally.checked > 0 ? moveAsOf(corpus, options.checkedAt) : undefined;
+  printSummary(corpus, tally, quoteRun, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file, asOf });
+}
+
+function moveAsOf(corpus: Corpus, date: string): AsOfMove | undefined {
+  try {
+    return advanceAsOf(corpus.root, date);
+  } catch (error) {
+    throw new CliFailure(`${MANIFEST_FILE}: the checks were appended, but asOf could not be moved to ${date} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set it by hand`);
+  }
 }
 
 function openLog(corpus: Corpus): LinkCheckLog {
@@ -154,7 +165,7 @@ interface QuoteRun {
 
 function printSummary(
   corpus: Corpus, tally: LinkRunTally, quoteRun: QuoteRun,
-  run: { cited: number; fresh: number; appended: number; dryRun: boolean; json: boolean; file: string | undefined },
+  run: { cited: number; fresh: number; appended: number; dryRun: boolean; json: boolean; file: string | undefined; asOf: AsOfMove | undefined },
 ): void {
   const citations = findCitations(corpus, new Set(tally.changed.map((change) => change.url)));
   const changed = tally.changed.map((change) => ({ ...change, programs: citations.get(change.url) ?? [] }));
@@ -162,7 +173,7 @@ function printSummary(
     const { checked, outcomes, firstChecks } = tally;
     const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
     const quotes = { checked: quoteChecked, fresh: quoteRun.fresh, appended: quoteRun.file ? quoteChecked : 0, outcomes: quoteRun.outcomes };
-    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes });
+    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes, asOf: run.asOf ?? null });
     return;
   }
   const counts = Object.entries(tally.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');
@@ -178,6 +189,7 @@ function printSummary(
   if (run.dryRun) lines.push('dry run: nothing appended');
   else if (run.file !== undefined) lines.push(`appended ${run.appended} attempts to ${run.file}`);
   if (!run.dryRun && quoteRun.file !== undefined) lines.push(`appended ${quoteChecked} quote checks to ${quoteRun.file}`);
+  if (run.asOf !== undefined) lines.push(`moved ${MANIFEST_FILE} asOf from ${run.asOf.from} to ${run.asOf.to} (review staleness is served counted from it)`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -32,7 +32,7 @@ export function registerLinksCommand(program: Command): void {
     .command('report')
     .description('per city: quotes no longer found with the amounts the pages state, reviews turning stale within 14 days, programs likely closed, URLs now dead or bot-blocked')
     .requiredOption('--corpus <dir>', 'corpus folder')
-    .option('--at <date-time>', 'the day the report looks ahead from, ISO 8601 with a timezone (default: now)')
+    .option('--at <date-time>', "the day the report looks ahead from, ISO 8601 with a timezone (default: the manifest's asOf, from which the build counts review staleness)")
     .option('--json', 'print the report as one JSON object on the last stdout line')
     .option('--markdown', 'print the report as Markdown, for a pull-request description')
     .action((flags: LinksReportFlags) => runLinksReport(flags));

@@ -16,9 +16,10 @@ export interface LinksReportFlags {
 /** Prints the report: text for a maintainer, one JSON object with `--json`, or Markdown with `--markdown`. */
 export function runLinksReport(flags: LinksReportFlags): void {
   if (flags.json && flags.markdown) throw new CliFailure('--json and --markdown: choose one');
-  const at = flags.at ?? new Date().toISOString();
-  if (!isChangeTimestamp(at)) throw new CliFailure(`--at ${JSON.stringify(at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
-  const report = buildLinkReport(loadCorpusOrFail(flags.corpus), new Date(at).toISOString().slice(0, 10));
+  if (flags.at !== undefined && !isChangeTimestamp(flags.at)) throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
+  const corpus = loadCorpusOrFail(flags.corpus);
+  // By default the report looks from the date the build serves staleness from, so the two agree.
+  const report = buildLinkReport(corpus, flags.at === undefined ? corpus.manifest.asOf : new Date(flags.at).toISOString().slice(0, 10));
   if (flags.json) printJson(report);
   else process.stdout.write(flags.markdown ? renderLinkReportMarkdown(report) : renderLinkReportText(report));
 }

@@ -2,6 +2,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { CorpusInvalidError, formatProblem } from '../../build/corpus/corpus-problem.ts';
 import type { Corpus } from '../../build/corpus/corpus-types.ts';
+import { findAsOfLag } from '../../build/corpus/find-as-of-lag.ts';
 import { loadCorpus, type LoadCorpusOptions } from '../../build/corpus/load-corpus.ts';
 import { CliFailure, progress } from '../cli-failure.ts';
 import { requireDirectory } from './require-path.ts';
@@ -20,7 +21,13 @@ const LISTED_PROBLEMS = 100;
 export function loadCorpusOrFail(dir: string, source = '--corpus', programFileChecker?: LoadCorpusOptions['programFileChecker']): Corpus {
   requireDirectory(source, dir, 'corpus directory');
   try {
-    return loadCorpus(dir, { onProgress: progress, programFileChecker, displayRoot: problemRoot(dir) });
+    const corpus = loadCorpus(dir, { onProgress: progress, programFileChecker, displayRoot: problemRoot(dir) });
+    const lag = findAsOfLag(corpus);
+    if (lag !== undefined) {
+      progress(`corpus: warning: ${problemRoot(dir)}/manifest.json asOf ${lag.asOf} is older than evidence of ${lag.newest} (${lag.file}): ` +
+        `review staleness is served counted from asOf, so set it to ${lag.newest} or later (hra links check moves it)`);
+    }
+    return corpus;
   } catch (error) {
     if (!(error instanceof CorpusInvalidError)) throw error;
     const listed = error.problems.slice(0, LISTED_PROBLEMS);

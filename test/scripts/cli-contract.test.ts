@@ -299,6 +299,22 @@ describe('counts', () => {
   });
 });
 
+describe('a manifest asOf older than the evidence', () => {
+  it('is named by every command that loads the corpus, since review staleness is served counted from it', () => {
+    const corpus = join(dir, 'lagging-corpus');
+    cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const checks = join(corpus, 'evidence/link-checks.ndjson');
+    writeFileSync(checks, `${readFileSync(checks, 'utf8')}{"url": "https://alpha.example.org/roof", "checkedAt": "2026-12-01", "outcome": "live", "httpStatus": 200, "pageClass": "program"}\n`);
+    for (const command of ['validate', 'digest']) {
+      const run = runHra([command, '--corpus', corpus]);
+      assert.equal(run.status, 0, run.stderr);
+      assert.ok(run.stderr.includes(`corpus: warning: ${corpus}/manifest.json asOf 2026-11-16 is older than evidence of 2026-12-01 (evidence/link-checks.ndjson)`), run.stderr);
+    }
+    const fine = runHra(['validate', '--corpus', MINI_CORPUS]);
+    assert.doesNotMatch(fine.stderr, /warning/);
+  });
+});
+
 describe('verify progress', () => {
   it('reports each check on stderr as it passes, and nothing but the result on stdout', () => {
     const run = runHra(['verify', snapshot, '--corpus', MINI_CORPUS]);

@@ -87,6 +87,7 @@ describe('hra links check', () => {
   let corpus: string;
   let logFile: string;
   let before1 = '';
+  let manifestBefore = '';
   let snapshot = '';
   let https: { certFile: string } | { skip: string };
 
@@ -99,6 +100,7 @@ describe('hra links check', () => {
     corpus = writeLinkTestCorpus(join(work, 'corpus'), { extraUrls: [...Object.keys(TABLE), ...httpsUrls] });
     logFile = join(corpus, 'evidence/link-checks.ndjson');
     before1 = readFileSync(logFile, 'utf8');
+    manifestBefore = readFileSync(join(corpus, 'manifest.json'), 'utf8');
     snapshot = buildAndPublish(loadCorpus(corpus), join(work, 'dist')).file;
   });
   after(() => fixture.close());
@@ -123,8 +125,16 @@ describe('hra links check', () => {
     for (const row of appended) outcomes[row.outcome as keyof typeof outcomes] += 1;
     assert.deepEqual(
       { ...summary, changed: undefined, quotes: undefined },
-      { checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined, quotes: undefined },
+      {
+        checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined, quotes: undefined,
+        asOf: { from: '2026-11-16', to: '2026-11-20' },
+      },
     );
+    // Review staleness is served counted from asOf: the run that gathered evidence of 2026-11-20 moves it there,
+    // and the manifest keeps its other bytes.
+    const manifest = readFileSync(join(corpus, 'manifest.json'), 'utf8');
+    assert.equal((JSON.parse(manifest) as { asOf: string }).asOf, '2026-11-20');
+    assert.equal(manifest.replace('"asOf": "2026-11-20"', '"asOf": "2026-11-16"'), manifestBefore);
     // The mini corpus's three amount quotes ride on their URLs' fetches; the fixture's page states none of them.
     assert.deepEqual(summary.quotes, { checked: 3, fresh: 0, appended: 3, outcomes: { found: 0, 'not-found': 3, inconclusive: 0 } });
     // The mini corpus's earlier attempts: dead, bot-blocked and inconclusive ones that now answer 200.
@@ -178,7 +188,7 @@ describe('hra links check', () => {
     assert.equal(fixture.requests.length, requests);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
       checked: 0, cited, fresh: cited, appended: 0, dryRun: false, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [],
-      quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 } },
+      quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 } }, asOf: null,
     });
   });
 

@@ -1,6 +1,6 @@
 /** `hra links report` end to end: the real CLI over a corpus whose attempts exercise the three-strikes rule. */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -70,6 +70,27 @@ describe('hra links report', () => {
         { url: 'http://state.test/loan', outcome: 'dead', httpStatus: 404, checkedAt: '2026-11-16', programs: [{ city: 'beta', programId: 'state-loan' }] },
       ],
     });
+  });
+
+  it('without --at looks ahead from the manifest\'s asOf, the date the build counts review staleness from', async () => {
+    const manifest = join(corpus, 'manifest.json');
+    const original = readFileSync(manifest, 'utf8');
+    try {
+      const report = async () => {
+        const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--json']);
+        assert.equal(run.status, 0, run.stderr);
+        return JSON.parse(lastLine(run.stdout)) as { at: string; staleSoon: Array<{ programId: string }> };
+      };
+      const atAsOf = await report();
+      assert.equal(atAsOf.at, (JSON.parse(original) as { asOf: string }).asOf);
+      assert.deepEqual(atAsOf.staleSoon, [], 'the reviews of 2026-10-20 turn stale on 2027-01-18, over 14 days after asOf');
+      writeFileSync(manifest, original.replace(/"asOf": "[\d-]+"/, '"asOf": "2027-01-10"'));
+      const moved = await report();
+      assert.equal(moved.at, '2027-01-10');
+      assert.deepEqual(moved.staleSoon.map((entry) => entry.programId), ['a-furnace', 'a-roof']);
+    } finally {
+      writeFileSync(manifest, original);
+    }
   });
 
   it('prints the same as text for a maintainer, per city', async () => {
