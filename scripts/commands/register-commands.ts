@@ -4,6 +4,7 @@ import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
 import { registerLinksCommand } from './links-command.ts';
+import { registerQuotesCommand } from './quotes-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
 
@@ -14,5 +15,6 @@ export function registerCommands(program: Command): void {
   registerSynthCommand(program);
   registerChangesCommand(program);
   registerLinksCommand(program);
+  registerQuotesCommand(program);
   registerServeCommand(program);
 }
