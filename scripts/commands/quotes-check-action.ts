@@ -16,7 +16,7 @@ export interface QuotesCheckFlags {
 }
 
 /** One quote's result, as `--json` prints it (corpus/README.md, "Quote checks": the evidence line's fields). */
-export interface QuoteCheckLine {
+interface QuoteCheckLine {
   quote: string;
   outcome: 'found' | 'not-found' | 'inconclusive';
   reason?: string;
