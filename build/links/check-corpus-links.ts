@@ -4,8 +4,9 @@
  */
 import type { Dispatcher } from 'undici';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
+import type { ExtractText } from '../quotes/judge-page-quotes.ts';
 import { checkLink } from './check-link.ts';
-import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { checkQuotes } from './check-quotes.ts';
 import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
 import { createNetworkGuard, NetworkUnavailable } from './network-guard.ts';

@@ -2,19 +2,14 @@
  * Turns one link attempt's fetched page into the quote checks of the reviews that cite it: the outcome
  * table of corpus/README.md, "Quote checks".
  */
-import { createHash } from 'node:crypto';
 import type { QuoteCheck } from '../corpus/corpus-types.ts';
-import type { FetchedPage, PageText } from '../quotes/extract-page-text.ts';
 import { findDollarAmounts } from '../quotes/find-dollar-amounts.ts';
-import { quoteOccursIn } from '../quotes/quote-occurs-in.ts';
+import { judgePageQuotes, type ExtractText } from '../quotes/judge-page-quotes.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import type { QuoteTask } from './select-quote-targets.ts';
 
 /** Most distinct dollar amounts a `not-found` check keeps, so one price-list page cannot bloat the evidence. */
 export const STATED_AMOUNTS_CAP = 50;
-
-/** What the quote checks need beyond the page: the extraction (HTML parse, pdf.js worker). */
-export type ExtractText = (page: FetchedPage) => Promise<PageText>;
 
 /**
  * One check per task, all from the same page. Only a `live` attempt with a whole (or capped) 2xx body is
@@ -33,14 +28,14 @@ export async function checkQuotes(
   const page = verdict.page;
   if (page === undefined) return inconclusive('no page body was read');
   if (page.kind === 'broken') return inconclusive(page.reason);
-  const text = await extract({ body: page.bytes, contentType, complete: page.complete });
-  if (text.kind === 'inconclusive') return inconclusive(text.reason);
-  const measured = { textLength: codePoints(text.text), textSha256: createHash('sha256').update(text.text, 'utf8').digest('hex') };
+  const judgment = await judgePageQuotes({ body: page.bytes, contentType, complete: page.complete }, tasks.map((task) => task.quote), extract);
+  if (judgment.kind === 'inconclusive') return inconclusive(judgment.reason);
+  const { text, measures, found } = judgment;
   let stated: QuoteCheck['statedAmounts'];
-  return tasks.map((task): QuoteCheck => {
-    if (quoteOccursIn(task.quote, text.text)) return { ...base(task), outcome: 'found', contentType, ...measured };
-    stated ??= distinctAmounts(text.text);
-    return { ...base(task), outcome: 'not-found', contentType, ...measured, statedAmounts: stated };
+  return tasks.map((task, index): QuoteCheck => {
+    if (found[index] === true) return { ...base(task), outcome: 'found', contentType, ...measures };
+    stated ??= distinctAmounts(text);
+    return { ...base(task), outcome: 'not-found', contentType, ...measures, statedAmounts: stated };
   });
 }
 
@@ -55,15 +50,6 @@ function distinctAmounts(text: string): NonNullable<QuoteCheck['statedAmounts']>
     if (amounts.length === STATED_AMOUNTS_CAP) break;
   }
   return amounts;
-}
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xdc00 || unit > 0xdfff) count += 1; // a low surrogate ends a pair already counted
-  }
-  return count;
 }
 
 function single(value: string | null | undefined): string | null {

@@ -5,6 +5,7 @@ import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
 import { registerLinksCommand } from './links-command.ts';
 import { registerPruneCommand } from './prune-command.ts';
+import { registerQuotesCommand } from './quotes-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
 
@@ -16,5 +17,6 @@ export function registerCommands(program: Command): void {
   registerSynthCommand(program);
   registerChangesCommand(program);
   registerLinksCommand(program);
+  registerQuotesCommand(program);
   registerServeCommand(program);
 }

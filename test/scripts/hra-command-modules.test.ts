@@ -31,7 +31,7 @@ describe('modules a command loads', () => {
     // hra.ts itself imports the start-up hash of `hra serve` (node-only modules under gateway/snapshot and
     // gateway/config); nothing else of the gateway, and no other command, is loaded.
     const others = run.modules.filter((module) =>
-      /^scripts\/commands\/(register-commands|serve-command|keys-command|links-command|synth-command|changes-command)\.ts$|^gateway\/(app|start-gateway|keys|http|openapi)/.test(module));
+      /^scripts\/commands\/(register-commands|serve-command|keys-command|links-command|quotes-command|synth-command|changes-command)\.ts$|^gateway\/(app|start-gateway|keys|http|openapi)/.test(module));
     assert.deepEqual(others, []);
   });
 

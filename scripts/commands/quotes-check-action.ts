@@ -1,0 +1,108 @@
+/** The `hra quotes check` action: reads the saved page as the fetcher reads a body, judges it, prints a line per quote. */
+import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { MIMEType } from 'node:util';
+import { capFor, extractPageText, type FetchedPage } from '../../build/quotes/extract-page-text.ts';
+import { judgePageQuotes } from '../../build/quotes/judge-page-quotes.ts';
+import { locateQuoteBreak, type QuoteBreak } from '../../build/quotes/locate-quote-break.ts';
+import { normalizeForMatch } from '../../build/quotes/normalize-for-match.ts';
+import { CliFailure, printJson, progress } from '../cli-failure.ts';
+
+/** The flags as commander hands them over. */
+export interface QuotesCheckFlags {
+  page: string;
+  contentType?: string;
+  quote: string[];
+  json?: boolean;
+}
+
+/** One quote's result, as `--json` prints it (corpus/README.md, "Quote checks": the evidence line's fields). */
+interface QuoteCheckLine {
+  quote: string;
+  outcome: 'found' | 'not-found' | 'inconclusive';
+  reason?: string;
+  textLength?: number;
+  textSha256?: string;
+  brokeOffAt?: QuoteBreak;
+}
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/** Runs `hra quotes check`; a bad flag or an unreadable page is a CliFailure before anything is printed on stdout. */
+export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
+  const contentType = flags.contentType === undefined ? null : mediaType(flags.contentType);
+  for (const quote of flags.quote) {
+    if (normalizeForMatch(quote) === '') throw new CliFailure(`--quote ${JSON.stringify(quote)}: normalizes to nothing, so it can never be found`);
+  }
+  const page = readPage(flags.page, contentType);
+  // The one extraction call: extractPageText starts a pdf.js worker for a PDF and terminates it after.
+  const judgment = await judgePageQuotes(page, flags.quote, (fetched) => extractPageText(fetched));
+  let lines: QuoteCheckLine[];
+  if (judgment.kind === 'inconclusive') {
+    lines = flags.quote.map((quote) => ({ quote, outcome: 'inconclusive', reason: judgment.reason }));
+  } else {
+    const sniffed = contentType === null ? ', the type sniffed from its bytes' : '';
+    progress(`quotes: ${flags.page}: ${judgment.format}${sniffed}, ${judgment.measures.textLength} characters of text`);
+    let normalizedPage: string | undefined;
+    lines = flags.quote.map((quote, index): QuoteCheckLine => {
+      if (judgment.found[index] === true) return { quote, outcome: 'found', ...judgment.measures };
+      normalizedPage ??= normalizeForMatch(judgment.text);
+      return { quote, outcome: 'not-found', ...judgment.measures, brokeOffAt: locateQuoteBreak(normalizeForMatch(quote), normalizedPage) };
+    });
+  }
+  for (const line of lines) {
+    if (flags.json) printJson(line);
+    else process.stdout.write(line.outcome === 'inconclusive' ? `inconclusive: ${line.reason}\n` : `${line.outcome}\n`);
+  }
+}
+
+/** The type as given, once it parses as a media type (a header value such as `text/html; charset=utf-8`). */
+function mediaType(text: string): string {
+  try {
+    new MIMEType(text);
+  } catch {
+    throw new CliFailure(`--content-type ${JSON.stringify(text)}: not a media type such as text/html or application/pdf (leave it out to sniff the type from the bytes)`);
+  }
+  return text;
+}
+
+/** The page as the fetcher hands a body over: at most the type's cap + 1 bytes, `complete` false past the cap. */
+function readPage(path: string, contentType: string | null): FetchedPage {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new CliFailure(`--page ${path}: page file not found`);
+    throw unreadable(path, error);
+  }
+  if (stats.isDirectory()) throw new CliFailure(`--page ${path}: is a directory, not a page file`);
+  // A FIFO would block the open forever and a device may never end: only a saved file is a page.
+  if (!stats.isFile()) throw new CliFailure(`--page ${path}: not a regular file`);
+  const cap = capFor(contentType);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    while (total <= cap) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, cap + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+    }
+  } catch (error) {
+    throw unreadable(path, error);
+  } finally {
+    closeSync(fd);
+  }
+  return { body: new Uint8Array(Buffer.concat(chunks, total)), contentType, complete: total <= cap };
+}
+
+function unreadable(path: string, error: unknown): CliFailure {
+  return new CliFailure(`--page ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+}

@@ -1,0 +1,17 @@
+/** `hra quotes check`: amount quotes judged on a saved page, offline, as the weekly `links check` judges them. */
+import type { Command } from 'commander';
+import { runQuotesCheck, type QuotesCheckFlags } from './quotes-check-action.ts';
+
+/** Registers `hra quotes` and its `check` subcommand on the root program. */
+export function registerQuotesCommand(program: Command): void {
+  const quotes = program.command('quotes').description('look at amount quotes on a saved page, as hra links check judges them');
+
+  quotes
+    .command('check')
+    .description('judge each quote on a saved page offline (the weekly run\'s extraction and matching): found, not-found or inconclusive, one line per quote in the order given; exits 0 whatever the outcomes')
+    .requiredOption('--page <file>', 'the saved page: HTML, PDF or plain text, its body as served')
+    .option('--content-type <type>', 'the Content-Type it was served with (default: none, so the format is sniffed from the bytes)')
+    .requiredOption('--quote <text>', 'a quote to look for; repeat the flag for more', (quote: string, previous: string[] | undefined) => [...(previous ?? []), quote])
+    .option('--json', 'print one JSON object per quote: {quote, outcome, reason?, textLength?, textSha256?, brokeOffAt?}')
+    .action((flags: QuotesCheckFlags) => runQuotesCheck(flags));
+}
