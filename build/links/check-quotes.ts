@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { QuoteCheck } from '../corpus/corpus-types.ts';
 import type { FetchedPage, PageText } from '../quotes/extract-page-text.ts';
 import { findDollarAmounts } from '../quotes/find-dollar-amounts.ts';
+import { preparePageText } from '../quotes/prepare-page-text.ts';
 import { quoteOccursIn } from '../quotes/quote-occurs-in.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import type { QuoteTask } from './select-quote-targets.ts';
@@ -36,9 +37,11 @@ export async function checkQuotes(
   const text = await extract({ body: page.bytes, contentType, complete: page.complete });
   if (text.kind === 'inconclusive') return inconclusive(text.reason);
   const measured = { textLength: codePoints(text.text), textSha256: createHash('sha256').update(text.text, 'utf8').digest('hex') };
+  // Normalized once for all the page's quotes: a long page's normalization costs more than a search in it.
+  const prepared = preparePageText(text.text, text.format);
   let stated: QuoteCheck['statedAmounts'];
   return tasks.map((task): QuoteCheck => {
-    if (quoteOccursIn(task.quote, text.text)) return { ...base(task), outcome: 'found', contentType, ...measured };
+    if (quoteOccursIn(task.quote, prepared)) return { ...base(task), outcome: 'found', contentType, ...measured };
     stated ??= distinctAmounts(text.text);
     return { ...base(task), outcome: 'not-found', contentType, ...measured, statedAmounts: stated };
   });
