@@ -9,6 +9,7 @@ import { decodeHtml } from './decode-html.ts';
 import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
 import { htmlVisibleText } from './html-visible-text.ts';
 import { normalizeForMatch } from './normalize-for-match.ts';
+import { isTextLayerUnreadable } from './unreadable-text-layer.ts';
 
 /** A response body as the fetcher read it. */
 export interface FetchedPage {
@@ -100,7 +101,7 @@ function mebibytes(bytes: number): string {
 /**
  * Extracts the text of `page`. Inconclusive, with a short stable reason, when: the type is neither HTML,
  * PDF nor plain text (after sniffing an unknown one); the body is over its format's cap; a PDF has no text
- * layer, is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
+ * layer, an unreadable one (isTextLayerUnreadable), is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
  * scripts shows fewer than SHELL_TEXT_CHARS normalized characters.
  */
 export async function extractPageText(page: FetchedPage, options: ExtractOptions = {}): Promise<PageText> {
@@ -159,6 +160,7 @@ async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageT
     const text = answer.pages.join('\n\f\n');
     // A scan: pages drawn as images, no text layer to search.
     if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+    if (isTextLayerUnreadable(answer.pages)) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf text layer unreadable (broken font encoding)' };
     return { kind: 'text', format: 'pdf', text };
   } finally {
     if (options.pdfExtractor === undefined) await extractor.close();
