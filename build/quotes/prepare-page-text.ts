@@ -49,23 +49,26 @@ export function preparePageText(text: string, format: 'html' | 'pdf' | 'text'): 
   if (format !== 'pdf' || !text.includes('\n')) return { text: dropZeroCents(normalizeForMatch(text)), breaks: undefined };
   // Line by line: the lines joined by one space are the whole text normalized, since a line break is white
   // space and nothing in normalization reaches across one.
-  let joined = '';
-  let adjacent = false;
+  const lines: string[] = [];
+  let length = 0;
+  let previous: string | undefined;
   const marks: Array<[at: number, kind: number]> = [];
   for (const line of text.split('\n')) {
     const normalized = dropZeroCents(normalizeForMatch(line));
     if (normalized.length === 0) {
-      adjacent = false;
+      previous = undefined;
       continue;
     }
-    if (joined.length > 0) {
-      const kind = adjacent ? breakKind(joined, normalized) : 0;
-      if (kind !== 0) marks.push([joined.length, kind]);
-      joined += ' ';
+    if (lines.length > 0) {
+      const kind = previous === undefined ? 0 : breakKind(previous, normalized);
+      if (kind !== 0) marks.push([length, kind]);
+      length += 1;
     }
-    joined += normalized;
-    adjacent = true;
+    lines.push(normalized);
+    length += normalized.length;
+    previous = normalized;
   }
+  const joined = lines.join(' ');
   if (marks.length === 0) return { text: joined, breaks: undefined };
   const breaks = new Uint8Array(joined.length);
   for (const [at, kind] of marks) breaks[at] = kind;
