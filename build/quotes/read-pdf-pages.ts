@@ -22,8 +22,8 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfWorkerAnswer> {
     disableAutoFetch: true,
     verbosity: 0,
     // Without the CMaps the text of a CID font with a predefined encoding (UniJIS-UCS2-H, or Identity-H
-    // without a ToUnicode map) vanishes. Standard font data is left out: when tried, it made a real form's
-    // text worse and no text better.
+    // without a ToUnicode map) vanishes. Standard font data is left out: tried on real documents, it made
+    // a real form's text worse.
     cMapUrl: CMAP_DIRECTORY,
     cMapPacked: true,
   });
