@@ -101,7 +101,7 @@ function mebibytes(bytes: number): string {
 /**
  * Extracts the text of `page`. Inconclusive, with a short stable reason, when: the type is neither HTML,
  * PDF nor plain text (after sniffing an unknown one); the body is over its format's cap; a PDF has no text
- * layer, an unreadable one (isTextLayerUnreadable), is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
+ * layer, is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
  * scripts shows fewer than SHELL_TEXT_CHARS normalized characters.
  */
 export async function extractPageText(page: FetchedPage, options: ExtractOptions = {}): Promise<PageText> {
@@ -160,6 +160,7 @@ async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageT
     const text = answer.pages.join('\n\f\n');
     // A scan: pages drawn as images, no text layer to search.
     if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+    // Broken ToUnicode maps: a not-found there would say nothing about the printed page.
     if (isTextLayerUnreadable(answer.pages)) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf text layer unreadable (broken font encoding)' };
     return { kind: 'text', format: 'pdf', text };
   } finally {
