@@ -9,6 +9,7 @@ import { decodeHtml } from './decode-html.ts';
 import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
 import { htmlVisibleText } from './html-visible-text.ts';
 import { normalizeForMatch } from './normalize-for-match.ts';
+import { isTextLayerUnreadable } from './unreadable-text-layer.ts';
 
 /** A response body as the fetcher read it. */
 export interface FetchedPage {
@@ -159,6 +160,8 @@ async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageT
     const text = answer.pages.join('\n\f\n');
     // A scan: pages drawn as images, no text layer to search.
     if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+    // Broken ToUnicode maps: a not-found there would say nothing about the printed page.
+    if (isTextLayerUnreadable(answer.pages)) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf text layer unreadable (broken font encoding)' };
     return { kind: 'text', format: 'pdf', text };
   } finally {
     if (options.pdfExtractor === undefined) await extractor.close();

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FetchedPage, PageText } from './extract-page-text.ts';
+import { preparePageText } from './prepare-page-text.ts';
 import { quoteOccursIn } from './quote-occurs-in.ts';
 
 /** The extraction a judgment runs on (extractPageText, with whatever worker pool the caller keeps). */
@@ -27,9 +28,11 @@ export type PageJudgment =
 export async function judgePageQuotes(page: FetchedPage, quotes: readonly string[], extract: ExtractText): Promise<PageJudgment> {
   const text = await extract(page);
   if (text.kind === 'inconclusive') return { kind: 'inconclusive', format: text.format, reason: text.reason };
+  // Normalized once for all the page's quotes: a long page's normalization costs more than a search in it.
+  const prepared = preparePageText(text.text, text.format);
   return {
     kind: 'judged', format: text.format, text: text.text, measures: measureText(text.text),
-    found: quotes.map((quote) => quoteOccursIn(quote, text.text)),
+    found: quotes.map((quote) => quoteOccursIn(quote, prepared)),
   };
 }
 

@@ -10,11 +10,11 @@
  * compatibility forms into members of this table, e.g. U+FE58 SMALL EM DASH into U+2014).
  */
 const TYPOGRAPHIC_TO_ASCII: ReadonlyMap<string, string> = new Map([
-  ['\u2018', "'"], ['\u2019', "'"], ['\u201A', "'"], ['\u201B', "'"], ['\u2032', "'"],
+  ['\u2018', "'"], ['\u2019', "'"], ['\u201A', "'"], ['\u201B', "'"], ['\u2032', "'"], ['\u02BC', "'"],
   ['\u201C', '"'], ['\u201D', '"'], ['\u201E', '"'], ['\u201F', '"'], ['\u2033', '"'],
   ['\u2010', '-'], ['\u2011', '-'], ['\u2012', '-'], ['\u2013', '-'], ['\u2014', '-'], ['\u2015', '-'], ['\u2212', '-'],
 ]);
-const TYPOGRAPHIC = /[\u2018\u2019\u201A\u201B\u2032\u201C-\u201F\u2033\u2010-\u2015\u2212]/g;
+const TYPOGRAPHIC = /[\u02BC\u2018\u2019\u201A\u201B\u2032\u201C-\u201F\u2033\u2010-\u2015\u2212]/g;
 
 /** Soft hyphen and the zero-width characters: invisible, so a person never reads them as part of a word. */
 const INVISIBLE = /[\u00AD\u200B\u200C\u200D\u2060\uFEFF]/g;

@@ -2,10 +2,14 @@
  * Reads one PDF's text layer with pdf.js, page by page: the work itself, free of where it runs (the worker
  * thread of extract-pdf-text.ts calls it), so that whatever isolates untrusted PDFs can call the same code.
  */
+import { fileURLToPath } from 'node:url';
 import { joinPdfTextItems } from './join-pdf-text-items.ts';
 import type { PdfWorkerAnswer } from './pdf-worker-protocol.ts';
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+// The predefined CMaps pdfjs-dist ships (cmaps/ beside build/ and legacy/), as pdf.js reads them in Node:
+// a file path (it calls fs.readFile on base + name + '.bcmap'), ending in a slash.
+const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')));
 
 /** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
 export async function readPdfPages(data: Uint8Array): Promise<PdfWorkerAnswer> {
@@ -17,6 +21,11 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfWorkerAnswer> {
     useSystemFonts: false,
     disableAutoFetch: true,
     verbosity: 0,
+    // Without the CMaps the text of a CID font with a predefined encoding (UniJIS-UCS2-H, or Identity-H
+    // without a ToUnicode map) vanishes. Standard font data is left out: tried on real documents, it made
+    // a real form's text worse.
+    cMapUrl: CMAP_DIRECTORY,
+    cMapPacked: true,
   });
   try {
     const document = await task.promise;

@@ -1,6 +1,6 @@
 /**
  * PDFs made by the tests themselves (never files of unknown origin), with pdf-lib: a text layer holding
- * given lines, pages drawn only as an image (a scan), or a small file whose page takes pdf.js a long time
+ * given lines or runs placed one by one, pages drawn only as an image (a scan), or a small file whose page takes pdf.js a long time
  * (a compressed content stream of millions of text operations), for time limits.
  */
 import { deflateSync, crc32 } from 'node:zlib';
@@ -10,6 +10,11 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 export type TestPdfSpec =
   /** Each page's lines, drawn top down in Helvetica (WinAnsi: Latin-1 letters, ’ “ ” – — and $ are fine). */
   | { kind: 'text'; pages: string[][] }
+  /**
+   * One page of Helvetica runs, each at its own baseline y (from the bottom) and size: superscripts. A run
+   * without x starts where the previous run ends.
+   */
+  | { kind: 'runs'; runs: Array<{ text: string; x?: number; y: number; size: number }> }
   /** One page drawn as a grey image and nothing else: no text layer. */
   | { kind: 'image-only' }
   /** One page whose content stream repeats a text operation `operations` times (deflated: a few KiB). */
@@ -27,6 +32,15 @@ export async function makeTestPdf(spec: TestPdfSpec): Promise<Uint8Array> {
     for (const lines of spec.pages) {
       const page = doc.addPage([612, 792]);
       lines.forEach((line, index) => page.drawText(line, { x: 54, y: 720 - index * 16, size: 12, font }));
+    }
+  } else if (spec.kind === 'runs') {
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    let x = 54;
+    for (const run of spec.runs) {
+      x = run.x ?? x;
+      page.drawText(run.text, { x, y: run.y, size: run.size, font });
+      x += font.widthOfTextAtSize(run.text, run.size);
     }
   } else if (spec.kind === 'image-only') {
     const image = await doc.embedPng(greyPng(64, 64));

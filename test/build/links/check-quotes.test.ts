@@ -43,4 +43,12 @@ describe('checkQuotes', () => {
     assert.equal(checks[0]?.textLength, [...page].length);
     assert.match(String(checks[0]?.textSha256), /^[0-9a-f]{64}$/);
   });
+
+  it('reads a pdf page with the line-break rules of pdf text, an html page without them', async () => {
+    const body = 'Loans at a zero-\npercent interest rate, up to $5,000.00 per home.';
+    const quotes = [task('a', 'a zero-percent interest rate'), task('b', 'up to $5,000 per home')];
+    const pdf: ExtractText = async () => ({ kind: 'text', format: 'pdf', text: body });
+    assert.deepEqual((await checkQuotes(URL, quotes, live(), '2026-11-20', pdf)).map((check) => check.outcome), ['found', 'found']);
+    assert.deepEqual((await checkQuotes(URL, quotes, live(), '2026-11-20', text(body))).map((check) => check.outcome), ['not-found', 'found']);
+  });
 });

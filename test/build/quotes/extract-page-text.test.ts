@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import { capFor, extractPageText, HTML_CAP_BYTES, PDF_CAP_BYTES, type FetchedPage, type PageText } from '../../../build/quotes/extract-page-text.ts';
 import { createPdfTextExtractor } from '../../../build/quotes/extract-pdf-text.ts';
 import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
+import { helveticaWithToUnicode, makeOnePagePdf } from '../../support/make-raw-pdf.ts';
 import { makeTestPdf } from '../../support/make-test-pdf.ts';
 
 const QUOTE = 'Homeowners can receive grants of up to $10,000 for roof repairs.';
@@ -250,6 +251,15 @@ describe('extractPageText: PDF', () => {
   it('a scan (pages drawn as images only) has no text layer', async () => {
     const pdf = await makeTestPdf({ kind: 'image-only' });
     assert.deepEqual(await extractPageText(page(pdf, 'application/pdf'), { pdfExtractor: extractor }), { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' });
+  });
+
+  it('a text layer of broken ligatures (fi read as U+001C) is unreadable, the same layer mapped right is read', async () => {
+    // Code 0x86 drawn where the page shows `fi`; a code under 0x20 would not do, as pdf.js reads those as spaces.
+    const content = 'BT /F1 12 Tf 54 720 Td (The signi\\206er of each program certi\\206es the \\206nal grant: up to $10,000.) Tj ET';
+    const broken = makeOnePagePdf(content, '/F1 5 0 R', helveticaWithToUnicode(['<86> <001C>']));
+    assert.deepEqual(await extractPageText(page(broken, 'application/pdf'), { pdfExtractor: extractor }), { kind: 'inconclusive', format: 'pdf', reason: 'pdf text layer unreadable (broken font encoding)' });
+    const mapped = makeOnePagePdf(content, '/F1 5 0 R', helveticaWithToUnicode(['<86> <00660069>']));
+    assert.ok(quoteOccursIn('certifies the final grant: up to $10,000', textOf(await extractPageText(page(mapped, 'application/pdf'), { pdfExtractor: extractor }))));
   });
 
   it('a damaged PDF', async () => {

@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { normalizeForMatch } from '../../../build/quotes/normalize-for-match.ts';
+import { preparePageText } from '../../../build/quotes/prepare-page-text.ts';
 import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
+
+/** A zero cents tail (`.00` after a digit, no digit after it) taken out, as the matching rule reads amounts. */
+function withoutZeroCents(text: string): string {
+  return text.replace(/(?<=[0-9])\.00(?![0-9])/g, '');
+}
 
 // Words of a quote: letters (some accented), apostrophes and hyphens inside words, and one dollar amount.
 const word = fc.oneof(
@@ -52,8 +58,8 @@ describe('quoteOccursIn', () => {
     fc.assert(
       fc.property(piece, piece, piece, fc.boolean(), (before, quote, after, embed) => {
         const page = embed ? `${before}${quote}${after}` : `${before}${after}`;
-        const needle = normalizeForMatch(quote);
-        const text = normalizeForMatch(page);
+        const needle = withoutZeroCents(normalizeForMatch(quote));
+        const text = withoutZeroCents(normalizeForMatch(page));
         // The rule restated over all occurrences, independently of the implementation's search.
         let expected = false;
         for (let at = 0; needle.length > 0 && at + needle.length <= text.length; at++) {
@@ -120,10 +126,86 @@ describe('quoteOccursIn', () => {
     ['10,000 dollars', 'de 10,000 dollars', true],
     ['grants up to $5', 'grants up to $5 per square foot', true],
     ['ogram offers up to', 'The program offers up to', true],
+    // A zero cents tail on either side is the same amount; nothing else about an amount loosens.
+    ['a fee of $5,000 per home', 'A fee of $5,000.00 per home', true],
+    ['a fee of $5,000.00 per home', 'A fee of $5,000 per home', true],
+    ['up to $5,000', 'up to $5,000.00.', true],
+    ['$5.00 late fee', '$5 late fee', true],
+    ['up to $5,000', 'up to $5,000.0', false],
+    ['up to $5,000.50', 'up to $5,000', false],
+    ['up to $5,000.00', 'up to $5,000.001', false],
+    ['up to $5,000.00', 'up to $5,000,000', false],
+    ['up to $10K', 'up to $10,000', false],
+    ['up to $10,000', 'up to $10K', false],
   ];
   for (const [quote, page, found] of examples) {
     it(`${JSON.stringify(quote)} in ${JSON.stringify(page)}: ${found ? 'found' : 'not found'}`, () => assert.equal(quoteOccursIn(quote, page), found));
   }
+
+  // PDF page text as joinPdfTextItems writes it: a line break is `\n`, pages are joined by `\n\f\n`.
+  const pdfExamples: Array<[quote: string, page: string, found: boolean]> = [
+    ['a compiled list', 'a com-\npiled list', true],
+    ['a com-piled list', 'a com-\npiled list', true],
+    ['a com- piled list', 'a com-\npiled list', true],
+    ['a zero-percent interest rate', 'with a zero-\npercent interest rate', true],
+    ['a zeropercent interest rate', 'with a zero-\npercent interest rate', true],
+    ['non-reversible', 'is non-\nreversible', true],
+    ['non-reversible', 'is non\u2010\nreversible', true],
+    // pdf.js drops a soft hyphen (a format character) and leaves the two halves on two lines.
+    ['including roofs', 'repairs in\ncluding roofs', true],
+    ['in cluding roofs', 'repairs in\ncluding roofs', true],
+    ['homeowners grants', 'homeowners\ngrants', true],
+    ['the 2026-2027 year', 'the 2026-\n2027 year', true],
+    ['the 2026- 2027 year', 'the 2026-\n2027 year', true],
+    ['up to 10-12x', 'up to 10-\n12x', true],
+    ['accéder', 'acce\u0301-\nder', true],
+    // Numbers stay whole: a break never joins digits, and a number broken after a comma is not rejoined.
+    ['the 20262027 year', 'the 2026-\n2027 year', false],
+    ['up to 1012x', 'up to 10-\n12x', false],
+    ['up to $2,500', 'up to $2,\n000', false],
+    ['up to $2,500', 'up to $2,\n500', false],
+    ['up to $25,000', 'up to $2-\n5,000', false],
+    ['up to $2', 'up to $2-\n000', true],
+    ['up to $25', 'up to $2\n5', false],
+    // A hyphen that follows a space is a dash, not a broken word.
+    ['pre-existing', 'pre -\nexisting', false],
+    // A page break is not a line break.
+    ['a compiled list', 'a com-\n\f\npiled list', false],
+  ];
+  for (const [quote, page, found] of pdfExamples) {
+    it(`pdf: ${JSON.stringify(quote)} in ${JSON.stringify(page)}: ${found ? 'found' : 'not found'}`, () => {
+      assert.equal(quoteOccursIn(quote, preparePageText(page, 'pdf')), found);
+    });
+  }
+
+  it('reads line-end hyphens and line breaks so only in pdf text', () => {
+    for (const format of ['html', 'text'] as const) {
+      assert.equal(quoteOccursIn('a compiled list', preparePageText('a com-\npiled list', format)), false);
+      assert.equal(quoteOccursIn('including roofs', preparePageText('in\ncluding roofs', format)), false);
+    }
+    assert.equal(quoteOccursIn('a compiled list', 'a com-\npiled list'), false);
+  });
+
+  it('matches pdf text as other text when no line break is involved (any strings)', () => {
+    const piece = fc.string({ unit: fc.oneof(fc.constantFrom('1', '0', ',', '.', '$', ' ', '-', 'a'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 16 });
+    fc.assert(
+      fc.property(piece, piece, piece, (before, quote, after) => {
+        const page = `${before}${quote}${after}`.replace(/\n/g, ' ');
+        assert.equal(quoteOccursIn(quote, preparePageText(page, 'pdf')), quoteOccursIn(quote, page));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds in pdf text every quote found in the same text with spaces for its line breaks', () => {
+    const piece = fc.string({ unit: fc.oneof(fc.constantFrom('1', '0', ',', '$', ' ', '-', 'a', 'b', '\n', '\u00AD'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 20 });
+    fc.assert(
+      fc.property(piece, piece, (page, quote) => {
+        if (quoteOccursIn(quote, page.replace(/\n/g, ' '))) assert.ok(quoteOccursIn(quote, preparePageText(page, 'pdf')));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 
   it('never finds a quote that normalizes to nothing', () => {
     for (const quote of ['', ' ', '\u00A0\u00AD\u200B']) assert.equal(quoteOccursIn(quote, 'any page text'), false);
