@@ -36,7 +36,7 @@ export function readInlineStyle(style: string): InlineStyleEffect {
   const offScreen = positioned && ['left', 'top'].some((side) => (lengthPx(declared.get(side)) ?? 0) <= -OFF_SCREEN_PX);
   const clipped = (position === 'absolute' || position === 'fixed') && clipsToNothing(declared.get('clip'));
   return {
-    removed: display === 'none' || offScreen || clipped,
+    removed: display === 'none' || offScreen || clipped || collapsed(declared),
     visibility: visibility === 'hidden' || visibility === 'collapse' ? 'hidden' : visibility === 'visible' ? 'visible' : undefined,
     displayed: display !== undefined && display !== 'none',
   };
@@ -61,6 +61,21 @@ function declarations(style: string): Map<string, string> {
     found.set(property, { value, important });
   }
   return new Map([...found].map(([property, { value }]) => [property, value]));
+}
+
+/**
+ * True for a box of at most 1px height or width whose overflow is hidden (a collapsed panel, a zero-size
+ * honeypot): its content is cut away. Not when any padding is declared, since content can show in the
+ * padding (the `height: 0; padding-bottom: 56%` aspect-ratio box).
+ */
+function collapsed(declared: Map<string, string>): boolean {
+  const overflow = declared.get('overflow');
+  if (overflow !== 'hidden' && overflow !== 'clip') return false;
+  if ([...declared.keys()].some((property) => property.startsWith('padding'))) return false;
+  return ['height', 'max-height', 'width', 'max-width'].some((property) => {
+    const px = lengthPx(declared.get(property));
+    return px !== undefined && px <= 1;
+  });
 }
 
 /** A length in CSS px, or undefined for a percentage, `calc()`, `auto` or anything unreadable. */

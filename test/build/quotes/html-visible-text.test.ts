@@ -45,6 +45,8 @@ describe('htmlVisibleText: text a browser does not draw', () => {
     ['a honeypot at top:-999em', `<div style="position:fixed; top:-999em">${OLD}</div>`],
     ['the visually-hidden clip idiom', `<span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">${OLD}</span>`],
     ['the hidden attribute', `<div hidden>${OLD}</div>`],
+    ['a zero-height box whose overflow is hidden', `<div style="height:0; overflow:hidden">${OLD}</div>`],
+    ['a collapsed panel (max-height:0)', `<div style="max-height: 0px; overflow: hidden; transition: max-height .3s">${OLD}</div>`],
   ];
   for (const [what, body] of hidden) {
     it(`${what}: left out`, () => {
@@ -65,6 +67,9 @@ describe('htmlVisibleText: text a browser does not draw', () => {
     ['the hidden attribute overridden by an inline display', `<div hidden style="display:block">${OLD}</div>`],
     ['display:none inside a comment of the style', `<div style="/* display:none */ color: red">${OLD}</div>`],
     ['a later display wins over display:none', `<div style="display:none; display:block">${OLD}</div>`],
+    ['a zero-height box whose overflow shows', `<div style="height:0">${OLD}</div>`],
+    ['an aspect-ratio box (height 0, padding, overflow hidden)', `<div style="height:0;padding-bottom:56.25%;overflow:hidden">${OLD}</div>`],
+    ['opacity:0 (not read: often a fade-in a script completes)', `<div style="opacity:0">${OLD}</div>`],
   ];
   for (const [what, body] of shown) {
     it(`${what}: read`, () => {
