@@ -36,6 +36,9 @@ const KEEP_ALIVE_MS = 2_000;
  * visits thousands of sites, so memory would grow with the URL list. Tunnels and direct connections
  * are per-site pools that undici drops once their connections close.
  *
+ * The proxy URL's user and password (percent-decoded) go to the proxy as Basic `Proxy-Authorization` on
+ * both paths: on every plain request and on every CONNECT.
+ *
  * Every request is judged by its URL first (guardDestinations). Direct connections also judge every
  * address a name resolves to, at connect time (createGuardedLookup); through a proxy the proxy resolves
  * names, so only the URL check applies.
@@ -47,14 +50,34 @@ export function createLinkDispatcher(options: LinkDispatcherOptions): LinkDispat
     const agent = new Agent({ connections: options.perHost, ...keepAlive, connect: { lookup } });
     return { dispatcher: agent.compose(guardDestinations(options.policy)), destroy: () => agent.destroy() };
   }
-  const proxyOrigin = new URL(options.proxy).origin;
+  const proxyUrl = new URL(options.proxy);
+  const proxyOrigin = proxyUrl.origin;
+  const credentials = proxyCredentials(proxyUrl);
   const plain = new Pool(proxyOrigin, { connections: options.concurrency, ...keepAlive });
-  const tunnels = new ProxyAgent({ uri: options.proxy, connections: options.perHost, ...keepAlive });
+  // The same header on CONNECT (ProxyAgent would send none for a user without a password).
+  const token = credentials['proxy-authorization'];
+  const tunnels = new ProxyAgent({ uri: options.proxy, connections: options.perHost, ...keepAlive, ...(token === undefined ? {} : { token }) });
   const dispatcher = tunnels.compose((dispatch) => (opts, handler) => {
     const origin = new URL(String(opts.origin));
     if (origin.protocol !== 'http:') return dispatch(opts, handler);
-    const headers = { ...(opts.headers as Record<string, string> | undefined), host: origin.host };
+    const headers = { ...(opts.headers as Record<string, string> | undefined), host: origin.host, ...credentials };
     return plain.dispatch({ ...opts, origin: proxyOrigin, path: `${origin.origin}${opts.path}`, headers }, handler);
   }, guardDestinations(options.policy)); // the last interceptor is the outermost: the guard sees every request first
   return { dispatcher, destroy: async () => void (await Promise.all([plain.destroy(), tunnels.destroy()])) };
+}
+
+/** The Proxy-Authorization header for the user and password of `proxy`, as ProxyAgent builds it for CONNECT. */
+function proxyCredentials(proxy: URL): { 'proxy-authorization'?: string } {
+  if (proxy.username === '' && proxy.password === '') return {};
+  const pair = `${percentDecoded(proxy.username)}:${percentDecoded(proxy.password)}`;
+  return { 'proxy-authorization': `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
+// The URL parser leaves a stray `%` as it is; such a user or password is taken literally.
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

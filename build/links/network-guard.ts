@@ -1,7 +1,7 @@
 /**
  * Keeps a run without a network from becoming evidence (issue 22, item 8). An attempt that never
- * reached its host (DNS failure, connection not opened, or through a proxy a 502/504 or a refused
- * tunnel) says nothing about the site when every host fails the same way: the machine or the proxy has
+ * reached its host (DNS failure, connection not opened, or through a proxy a 502/503/504, a refused
+ * tunnel or a 407) says nothing about the site when every host fails the same way: the machine or the proxy has
  * no way out. The guard holds attempts back until it can tell, and stops the run when it cannot.
  *
  * - First window: nothing is recorded until the run's first FIRST_WINDOW attempts (or all of them, in a
@@ -41,7 +41,7 @@ export interface NetworkGuardOptions {
   /** Attempts the run will make, and distinct hosts among them. */
   attempts: number;
   hosts: number;
-  /** Through a proxy a 502 or 504 is the proxy saying it could not reach the site. */
+  /** Through a proxy a 502, 503 or 504 may be the proxy saying it could not reach the site. */
   viaProxy: boolean;
   /** Monotonic ms (the run's clock; tests drive it). */
   now(): number;
@@ -62,10 +62,13 @@ export interface NetworkGuard<T> {
   finish(): T[];
 }
 
+// What a proxy answers when it cannot reach the site (Squid answers 503 to a name it cannot resolve).
+const PROXY_NO_WAY_OUT = new Set([502, 503, 504]);
+
 /** True when the attempt never reached its host. */
 export function isUnreachable(verdict: LinkVerdict, viaProxy: boolean): boolean {
   if (verdict.unreachable === true) return true;
-  return viaProxy && verdict.outcome === 'inconclusive' && (verdict.httpStatus === 502 || verdict.httpStatus === 504);
+  return viaProxy && verdict.outcome === 'inconclusive' && verdict.httpStatus !== null && PROXY_NO_WAY_OUT.has(verdict.httpStatus);
 }
 
 /** Creates the guard of a run of `options.attempts` attempts. */

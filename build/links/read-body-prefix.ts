@@ -47,18 +47,23 @@ export async function readBodyPrefix(body: Readable, contentEncoding: string | u
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks).subarray(0, options.cap));
 }
 
-/** A streaming decoder of a Content-Encoding: undefined when none is needed, null for a coding we do not read. */
-export function createDecoder(contentEncoding: string | undefined): Transform | undefined | null {
+/**
+ * A streaming decoder of a Content-Encoding: undefined when none is needed, null for a coding we do not
+ * read. `lenient` flushes what a compressed stream cut short holds and ends without an error (the link
+ * rules read a prefix and stop early anyway); `strict` fails on a stream that does not end cleanly, so a
+ * page cut short with an intact Content-Length is not taken for the whole page.
+ */
+export function createDecoder(contentEncoding: string | undefined, mode: 'lenient' | 'strict' = 'lenient'): Transform | undefined | null {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
-  // Truncated input is normal here (reading stops early), so flush what is decodable instead of failing.
-  const flush = { finishFlush: constants.Z_SYNC_FLUSH };
+  const lenient = mode === 'lenient';
+  const flush = lenient ? { finishFlush: constants.Z_SYNC_FLUSH } : {};
   switch (coding) {
     case '':
     case 'identity': return undefined;
     case 'gzip':
     case 'x-gzip': return createGunzip(flush);
     case 'deflate': return createInflate(flush);
-    case 'br': return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
+    case 'br': return createBrotliDecompress(lenient ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {});
     default: return null;
   }
 }

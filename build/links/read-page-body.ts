@@ -6,7 +6,10 @@ import { createDecoder } from './read-body-prefix.ts';
 export type PageBody =
   /** `complete`: the body ended before the cap; false when reading stopped at the cap. */
   | { kind: 'read'; bytes: Uint8Array; complete: boolean }
-  /** The body broke off (deadline, reset, corrupt compression) or its coding is unknown: no text to judge. */
+  /**
+   * The body broke off (deadline, reset, corrupt compression), its compressed stream does not end cleanly
+   * though the transfer did, or its coding is unknown: no text to judge.
+   */
   | { kind: 'broken'; reason: string };
 
 /**
@@ -15,11 +18,15 @@ export type PageBody =
  * missing from half a page proves nothing.
  */
 export async function readPageBody(body: Readable, contentEncoding: string | undefined, cap: number): Promise<PageBody> {
-  const decoder = createDecoder(contentEncoding);
+  const decoder = createDecoder(contentEncoding, 'strict');
   if (decoder === null) {
     body.destroy();
     return { kind: 'broken', reason: `content coding ${JSON.stringify(contentEncoding)} is not read` };
   }
+  // The transfer ended as HTTP says it should (Content-Length or the last chunk): a failure after that is
+  // the compressed stream's own, cut short or corrupt at its end.
+  let transferEnded = false;
+  body.once('end', () => (transferEnded = true));
   // Streaming decompression bounds the work by `cap` whatever the compression ratio.
   const decoded: Readable = decoder === undefined ? body : pipeline(body, decoder, () => {});
   const chunks: Buffer[] = [];
@@ -32,7 +39,12 @@ export async function readPageBody(body: Readable, contentEncoding: string | und
     }
     return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks)), complete: true };
   } catch (error) {
-    return { kind: 'broken', reason: `the body broke off after ${size} bytes (${(error as Error).message})` };
+    const message = (error as Error).message;
+    if (transferEnded && decoder !== undefined) {
+      const coding = contentEncoding!.trim().toLowerCase();
+      return { kind: 'broken', reason: `the ${coding} coding does not end cleanly after ${size} decoded bytes (${message})` };
+    }
+    return { kind: 'broken', reason: `the body broke off after ${size} bytes (${message})` };
   } finally {
     decoded.destroy();
     body.destroy();

@@ -1,12 +1,15 @@
 /** Names why a request got no response, and whether trying again could help. */
 
-/** The kinds of failure the outcome rules distinguish; all of them make an attempt `inconclusive`. */
-export type FailureKind = 'timeout' | 'connection' | 'dns' | 'tls' | 'proxy-refused' | 'invalid-url' | 'refused';
+/**
+ * The kinds of failure the outcome rules distinguish; all of them make an attempt `inconclusive`. `proxy`:
+ * the proxy itself turned the request down (407, or a CONNECT refused other than for want of a way out).
+ */
+export type FailureKind = 'timeout' | 'connection' | 'dns' | 'tls' | 'proxy-refused' | 'proxy' | 'invalid-url' | 'refused';
 
 /** A request that produced no HTTP response. */
 export class RequestFailure extends Error {
   readonly kind: FailureKind;
-  /** Timeouts, DNS and connection failures may pass; TLS, URL and policy failures will not, so they are not retried. */
+  /** Timeouts, DNS and connection failures may pass; TLS, URL, policy and proxy-rule failures will not, so they are not retried. */
   readonly transient: boolean;
   /** What went wrong, without the kind. */
   readonly detail: string;
@@ -32,8 +35,15 @@ const TIMEOUT_CODE = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOU
 const DNS_CODE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL']);
 // The connection itself did not open: nothing listens, no route, or nothing answered the SYN.
 const CONNECT_CODE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-// A proxy's refusal of a CONNECT tunnel because it could not reach the site (undici's wording).
-const TUNNEL_REFUSED = /Proxy response \((502|503|504)\) !== 200 when HTTP Tunneling/;
+// A proxy's answer other than 200 to a CONNECT (undici's wording): it always comes from the proxy itself.
+const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
+// Statuses with which a proxy says it found no way to the site; any other refusal is the proxy's own rule.
+const NO_WAY_OUT = new Set(['502', '503', '504']);
+
+/** The failure for a proxy's own 407 (Proxy Authentication Required), on CONNECT or a plain request. */
+export function proxyAuthFailure(): RequestFailure {
+  return new RequestFailure('proxy', 'the proxy demands credentials (407 Proxy Authentication Required)', true);
+}
 
 /**
  * Turns an error thrown by the HTTP client into a RequestFailure. `viaProxy`: every socket the checker
@@ -50,7 +60,10 @@ export function describeRequestFailure(error: unknown, context: { viaProxy: bool
   if (codes.some((code) => DNS_CODE.has(code))) return new RequestFailure('dns', message);
   if (codes.some((code) => TIMEOUT_CODE.has(code))) return new RequestFailure('timeout', message, codes.includes('UND_ERR_CONNECT_TIMEOUT'));
   if (context.viaProxy && codes.includes('ECONNREFUSED')) return new RequestFailure('proxy-refused', message);
-  if (codes.some((code) => CONNECT_CODE.has(code)) || chain.some((one) => one instanceof Error && TUNNEL_REFUSED.test(one.message))) return new RequestFailure('connection', message, true);
+  const tunnelStatus = chain.map((one) => (one instanceof Error ? TUNNEL_REFUSED.exec(one.message)?.[1] : undefined)).find((status) => status !== undefined);
+  if (tunnelStatus === '407') return proxyAuthFailure();
+  if (tunnelStatus !== undefined && !NO_WAY_OUT.has(tunnelStatus)) return new RequestFailure('proxy', `the proxy refused the CONNECT tunnel (${tunnelStatus})`, true);
+  if (codes.some((code) => CONNECT_CODE.has(code)) || tunnelStatus !== undefined) return new RequestFailure('connection', message, true);
   if (codes.some((code) => TLS_CODE.test(code)) || chain.some((one) => (one as { name?: unknown }).name === 'SecureProxyConnectionError')) {
     return new RequestFailure('tls', message);
   }

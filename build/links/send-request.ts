@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { capFor } from '../quotes/extract-page-text.ts';
 import { readBodyPrefix } from './read-body-prefix.ts';
 import { readPageBody, type PageBody } from './read-page-body.ts';
-import { describeRequestFailure } from './request-failure.ts';
+import { describeRequestFailure, proxyAuthFailure } from './request-failure.ts';
 
 /** A response as the attempt logic needs it. */
 export interface SentResponse {
@@ -39,7 +39,10 @@ export interface SendRequestOptions {
 // The rules read the title and the first h1; nothing after the first h1 changes the verdict.
 const BODY_STOP = /<\/h1/i;
 
-/** Sends the request; throws a RequestFailure when no response arrives. Redirects are not followed here. */
+/**
+ * Sends the request; throws a RequestFailure when no response arrives, or when the proxy answers 407 for
+ * itself. Redirects are not followed here.
+ */
 export async function sendRequest(options: SendRequestOptions): Promise<SentResponse> {
   const controller = new AbortController();
   let timedOut = false;
@@ -57,6 +60,12 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       bodyTimeout: options.timeoutMs,
     });
     const headers = response.headers as SentResponse['headers'];
+    // An http:// URL goes to the proxy in absolute form, so its 407 is the proxy's own, never the site's
+    // (inside an https:// tunnel a 407 would be the site's, and is judged as any other 4xx).
+    if (options.viaProxy && response.statusCode === 407 && new URL(options.url).protocol === 'http:') {
+      await response.body.dump({ limit: 16 * 1024 }).catch(() => {});
+      throw proxyAuthFailure();
+    }
     const success = response.statusCode >= 200 && response.statusCode <= 299;
     if (options.read === 'page' && success) {
       const contentType = single(headers['content-type']) ?? null;

@@ -4,8 +4,7 @@
  * Content-Encoding) and says whether it stopped early; everything after that is here.
  */
 import { MIMEType } from 'node:util';
-import { legacyHookDecode } from '@exodus/bytes/encoding.js';
-import { decodeHtml } from './decode-html.ts';
+import { decodeHtml, decodePlainText } from './decode-html.ts';
 import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
 import { htmlVisibleText } from './html-visible-text.ts';
 import { normalizeForMatch } from './normalize-for-match.ts';
@@ -99,8 +98,10 @@ function mebibytes(bytes: number): string {
 }
 
 /**
- * Extracts the text of `page`. Inconclusive, with a short stable reason, when: the type is neither HTML,
- * PDF nor plain text (after sniffing an unknown one); the body is over its format's cap; a PDF has no text
+ * Extracts the text of `page`; a body that starts with `%PDF-` is read as a PDF whatever text type it was
+ * served as. Inconclusive, with a short stable reason, when: the type is neither HTML, PDF nor plain text
+ * (after sniffing an unknown one); the body is over its format's cap; the page is declared in an encoding
+ * the Encoding Standard maps to `replacement` (decode-html.ts); a PDF has no text
  * layer, is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
  * scripts shows fewer than SHELL_TEXT_CHARS normalized characters.
  */
@@ -108,29 +109,31 @@ export async function extractPageText(page: FetchedPage, options: ExtractOptions
   const mime = parseContentType(page.contentType);
   const declared = declaredFormat(mime);
   if (declared === 'other') return { kind: 'inconclusive', format: 'other', reason: `unsupported content type ${mime!.essence}` };
-  const format = declared ?? sniffFormat(page.body);
+  // A PDF signature at the very start outranks a server that calls every download text/html.
+  const format = (declared === 'html' || declared === 'text') && startsAsPdf(page.body) ? 'pdf' : declared ?? sniffFormat(page.body);
   if (format === undefined) {
     const named = mime?.essence ?? (page.contentType === null ? 'missing' : 'unparseable');
     return { kind: 'inconclusive', format: 'other', reason: `unsupported content type ${named} (neither pdf nor html by its bytes)` };
   }
-  if (!page.complete || page.body.byteLength > capOf(format)) {
-    return { kind: 'inconclusive', format, reason: `${format} over ${mebibytes(capOf(format))} cap` };
+  // The fetcher read no further than the declared type's cap (a PDF served as HTML: the HTML cap).
+  const cap = Math.min(capOf(format), capFor(page.contentType));
+  if (!page.complete || page.body.byteLength > cap) {
+    return { kind: 'inconclusive', format, reason: `${format} over ${mebibytes(cap)} cap` };
   }
   const charset = mime?.params.get('charset') ?? undefined;
   if (format === 'pdf') return readPdf(page.body, options);
-  if (format === 'text') return settle('text', legacyHookDecode(page.body, validLabel(charset) ?? 'utf-8'), false);
-  const { text, hasScript } = htmlVisibleText(decodeHtml(page.body, charset));
+  const decoded = format === 'text' ? decodePlainText(page.body, charset) : decodeHtml(page.body, charset);
+  if (decoded.kind === 'unreadable') return { kind: 'inconclusive', format, reason: decoded.reason };
+  if (format === 'text') return settle('text', decoded.text, false);
+  const { text, hasScript } = htmlVisibleText(decoded.text);
   return settle('html', text, hasScript);
 }
 
-/** The charset label when the Encoding Standard knows it; a bogus one falls back like a missing one. */
-function validLabel(label: string | undefined): string | undefined {
-  if (label === undefined) return undefined;
-  try {
-    return new TextDecoder(label).encoding;
-  } catch {
-    return undefined;
-  }
+/** `%PDF-` at the start of the body, after any ASCII white space (a script that printed a newline first). */
+function startsAsPdf(body: Uint8Array): boolean {
+  let start = 0;
+  while (start < body.byteLength && start < 1024 && [0x09, 0x0a, 0x0c, 0x0d, 0x20].includes(body[start]!)) start += 1;
+  return Buffer.from(body.buffer, body.byteOffset + start, Math.min(5, body.byteLength - start)).toString('latin1') === '%PDF-';
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The text of an HTML document as a person reads it in a browser, from a real HTML parser's tree. */
 import { parse, type DefaultTreeAdapterTypes as Tree } from 'parse5';
+import { readInlineStyle, type InlineStyleEffect } from './read-inline-style.ts';
 
 /** What the page shows, and whether it runs scripts (a short page that does may be a JavaScript shell). */
 export interface HtmlVisibleText {
@@ -46,11 +47,31 @@ const BLOCK = new Set([
 // The HTML Standard's ASCII white space, which CSS collapses outside `pre`; NBSP is not among it.
 const COLLAPSIBLE = /[\t\n\f\r ]+/g;
 
-type Visit = { node: Tree.Node; leaving: boolean; pre: boolean };
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+// SVG children that are never drawn: a tooltip and descriptions for assistive technology.
+const SVG_UNDRAWN = new Set(['title', 'desc', 'metadata']);
+
+/** `visible`: the inherited CSS visibility (a hidden box still breaks lines, but draws no text). */
+type Visit = { node: Tree.Node; leaving: boolean; pre: boolean; visible: boolean };
 
 /**
- * Returns the visible text of the HTML document `html`. Entities are decoded by the parser; elements with
- * the `hidden` attribute are left out like UNSEEN ones; `<br>` breaks a line. The tree is walked with an
+ * True when a browser draws nothing of `element` or inside it: the `hidden` attribute (unless an inline
+ * `display` overrides it, as author styles do), an inline style that removes it (readInlineStyle), and a
+ * `<dialog>` without `open` (shown only once a script opens it).
+ */
+function isUndrawn(element: Tree.Element, style: InlineStyleEffect | undefined): boolean {
+  if (style?.removed === true) return true;
+  if (element.namespaceURI === SVG_NAMESPACE && SVG_UNDRAWN.has(element.tagName)) return true;
+  if (element.tagName === 'dialog' && !element.attrs.some((attr) => attr.name === 'open')) return true;
+  return element.attrs.some((attr) => attr.name === 'hidden') && style?.displayed !== true;
+}
+
+/**
+ * Returns the visible text of the HTML document `html`. Entities are decoded by the parser; undrawn
+ * elements (isUndrawn) are left out like UNSEEN ones, and so is text under an inline `visibility: hidden`
+ * that no descendant's `visibility: visible` brings back; `<br>` breaks a line; a `<sup>` whose text
+ * starts with a digit right after a digit (a footnote mark after an amount) is set apart by a space, so
+ * `$25,000<sup>1</sup>` reads `$25,000 1` while `5<sup>th</sup>` stays `5th`. The tree is walked with an
  * explicit stack, so a page nested a hundred thousand levels deep cannot overflow the call stack.
  */
 export function htmlVisibleText(html: string): HtmlVisibleText {
@@ -58,14 +79,18 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
   const parts: string[] = [];
   let hasScript = false;
   let breakPending = false;
-  const stack: Visit[] = [{ node: document, leaving: false, pre: false }];
+  // A <sup> was entered and no text has been read since.
+  let supOpened = false;
+  const stack: Visit[] = [{ node: document, leaving: false, pre: false, visible: true }];
   while (stack.length > 0) {
-    const { node, leaving, pre } = stack.pop()!;
+    const { node, leaving, pre, visible } = stack.pop()!;
     if (node.nodeName === '#text') {
       const value = pre ? (node as Tree.TextNode).value : (node as Tree.TextNode).value.replace(COLLAPSIBLE, ' ');
-      if (value.length === 0) continue;
+      if (value.length === 0 || !visible) continue;
       if (breakPending) parts.push('\n');
+      else if (supOpened && /^[0-9]/.test(value) && /[0-9]$/.test(parts.at(-1) ?? '')) parts.push(' ');
       breakPending = false;
+      supOpened = false;
       parts.push(value);
       continue;
     }
@@ -81,18 +106,26 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
       breakPending = false;
       continue;
     }
-    if ((UNSEEN.has(name) && name !== 'head') || ('attrs' in node && node.attrs.some((attr) => attr.name === 'hidden'))) continue;
+    if (UNSEEN.has(name) && name !== 'head') continue;
+    let shown = visible;
+    if ('attrs' in node) {
+      const styleAttr = node.attrs.find((attr) => attr.name === 'style');
+      const style = styleAttr === undefined ? undefined : readInlineStyle(styleAttr.value);
+      if (isUndrawn(node, style)) continue;
+      if (style?.visibility !== undefined) shown = style.visibility === 'visible';
+    }
     if (name === 'head') {
       // Only the title is read (on its own line); the rest of the head is skipped.
       const title = node.childNodes.find((child) => 'tagName' in child && child.tagName === 'title');
-      if (title !== undefined) stack.push({ node: title, leaving: false, pre: false });
+      if (title !== undefined) stack.push({ node: title, leaving: false, pre: false, visible: true });
       hasScript ||= node.childNodes.some(runsScript);
       continue;
     }
     if (BLOCK.has(name)) breakPending = true;
-    stack.push({ node, leaving: true, pre });
+    if (name === 'sup') supOpened = true;
+    stack.push({ node, leaving: true, pre, visible: shown });
     const inPre = pre || name === 'pre' || name === 'textarea' || name === 'listing' || name === 'plaintext';
-    for (let index = node.childNodes.length - 1; index >= 0; index--) stack.push({ node: node.childNodes[index]!, leaving: false, pre: inPre });
+    for (let index = node.childNodes.length - 1; index >= 0; index--) stack.push({ node: node.childNodes[index]!, leaving: false, pre: inPre, visible: shown });
   }
   // Spaces beside a line break are not seen; blank lines between blocks carry nothing.
   const text = parts.join('').replace(/ *\n */g, '\n').replace(/\n{2,}/g, '\n').trim();

@@ -18,6 +18,7 @@ import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+import { redactPassword } from './redact-password.ts';
 
 /** The flags as commander hands them over (numbers still text). */
 export interface LinksCheckFlags {
@@ -60,6 +61,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   };
   const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
   const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
+  // What messages show of --proxy: never its password.
+  const shownProxy = proxy === undefined ? undefined : redactPassword(proxy);
   for (const url of flags.url ?? []) if (!/^https?:\/\/./.test(url)) throw new CliFailure(`--url ${JSON.stringify(url)}: must be an http:// or https:// URL`);
 
   const corpus = loadCorpusOrFail(flags.corpus);
@@ -77,7 +80,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
 
   if (proxy !== undefined && targets.urls.length > 0) {
     await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {
-      throw new CliFailure(`--proxy ${proxy}: ${error.message}; nothing was checked or appended`);
+      throw new CliFailure(`--proxy ${shownProxy}: ${error.message}; nothing was checked or appended`);
     });
   }
   const log = flags.dryRun || targets.urls.length === 0 ? undefined : openLog(corpus);
@@ -116,11 +119,11 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   const { tally, stopped } = result;
   if (stopped instanceof NetworkUnavailable) {
     const kept = stopped.phase === 'first-window' ? 'nothing was appended' : `${tally.checked} of ${targets.urls.length} URLs were checked${log ? ' and appended' : ''} before`;
-    throw new CliFailure(`no network: ${stopped.message}; ${kept}; check the resolver and the network${proxy ? ` or --proxy ${proxy}` : ''}, then rerun`);
+    throw new CliFailure(`no network: ${stopped.message}; ${kept}; check the resolver and the network${proxy ? ` or --proxy ${shownProxy}` : ''}, then rerun`);
   }
   if (stopped) {
     throw new CliFailure(
-      `--proxy ${proxy}: refused connections after ${tally.checked} of ${targets.urls.length} URLs were checked` +
+      `--proxy ${shownProxy}: refused connections after ${tally.checked} of ${targets.urls.length} URLs were checked` +
         `${log ? ' and appended' : ''}; rerun to check the rest (${stopped.message})`,
     );
   }
@@ -206,8 +209,8 @@ function proxyUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new CliFailure(`--proxy ${JSON.stringify(text)}: not a URL (expected http://host:port)`);
+    throw new CliFailure(`--proxy ${JSON.stringify(redactPassword(text))}: not a URL (expected http://host:port)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure(`--proxy ${text}: must be an http:// or https:// proxy URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure(`--proxy ${redactPassword(text)}: must be an http:// or https:// proxy URL`);
   return url.href;
 }

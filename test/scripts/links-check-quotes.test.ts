@@ -134,7 +134,9 @@ describe('hra links check, quote checks', () => {
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(lastLine(run.stdout)) as { quotesNotFound: Array<Record<string, unknown>> };
     const quoteHost = report.quotesNotFound.filter((entry) => String(entry.url).includes(QUOTE_HOST));
-    const notFound = QUOTE_CASES.flatMap((c, index) => (c.outcome === 'not-found' ? [{ c, programId: `link-${index + 1}` }] : []));
+    // The report sorts by program id as text (link-13 before link-8).
+    const notFound = QUOTE_CASES.flatMap((c, index) => (c.outcome === 'not-found' ? [{ c, programId: `link-${index + 1}` }] : []))
+      .sort((a, b) => (a.programId < b.programId ? -1 : 1));
     assert.deepEqual(quoteHost, notFound.map(({ c, programId }) => ({
       city: 'alpha', programId, url: urlOf(c.path), finalUrl: urlOf(c.path), checkedAt: '2026-11-20', quote: c.quote, maxAmount: 10000, statedAmounts: c.statedAmounts,
     })));

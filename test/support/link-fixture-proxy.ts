@@ -18,6 +18,11 @@ export interface LinkFixtureOptions {
   tls?: { key: string; cert: string };
   /** Keep the per-request log (tests); the benchmark keeps only the per-host figures. */
   log?: boolean;
+  /**
+   * A proxy that demands credentials: requests and CONNECTs whose Proxy-Authorization is not exactly this
+   * (`Basic <base64 of user:password>`) are answered 407 by the proxy itself.
+   */
+  proxyAuthorization?: string;
   /** Answers before the built-in behaviours: returns true when it answered (the quote-check pages). */
   answer?: (request: IncomingMessage, response: ServerResponse, target: URL) => boolean;
 }
@@ -49,6 +54,8 @@ export interface LinkFixture {
   requests: FixtureRequest[];
   /** CONNECT requests received, by target (`host:port`). */
   tunnels: string[];
+  /** Requests and CONNECTs answered 407 for want of credentials (`proxyAuthorization`). */
+  authRefused: number;
   close(): Promise<void>;
 }
 
@@ -63,8 +70,16 @@ export async function startLinkFixture(options: LinkFixtureOptions = {}): Promis
   const seen = new Map<string, number>();
   const sockets = new Set<Socket>();
 
+  let authRefused = 0;
+  // Only the proxy asks for credentials: a request inside a tunnel is the site's.
+  const lacksCredentials = (request: IncomingMessage) => options.proxyAuthorization !== undefined && request.headers['proxy-authorization'] !== options.proxyAuthorization;
   const server = createServer((request, response) => {
     const tunnelled = request.socket instanceof TLSSocket || (request.socket as Socket & { tunnelled?: boolean }).tunnelled === true;
+    if (!tunnelled && lacksCredentials(request)) {
+      authRefused += 1;
+      response.writeHead(407, { 'proxy-authenticate': 'Basic realm="fixture"', 'content-type': 'text/html' });
+      return void response.end('<h1>Proxy Authentication Required</h1>');
+    }
     const target = new URL(request.url?.startsWith('http') ? request.url : `http://${request.headers.host ?? 'unknown'}${request.url ?? '/'}`);
     const host = target.host;
     let stats = hosts.get(host);
@@ -96,6 +111,10 @@ export async function startLinkFixture(options: LinkFixtureOptions = {}): Promis
     socket.once('close', () => sockets.delete(socket));
   });
   server.on('connect', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (lacksCredentials(request)) {
+      authRefused += 1;
+      return void socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="fixture"\r\ncontent-length: 0\r\n\r\n');
+    }
     tunnels.push(request.url ?? '');
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) socket.unshift(head);
@@ -112,6 +131,9 @@ export async function startLinkFixture(options: LinkFixtureOptions = {}): Promis
     hosts,
     requests,
     tunnels,
+    get authRefused() {
+      return authRefused;
+    },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

@@ -5,6 +5,7 @@
  * (make-test-pdf.ts), never read from a file of unknown origin.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { makeTestPdf } from './make-test-pdf.ts';
 
 /** The quote most pages state (a $10,000 ceiling, the records' maxAmount). */
@@ -45,6 +46,11 @@ export const QUOTE_CASES: readonly QuoteCase[] = [
   { path: '/moved', quote: QUOTE, outcome: 'found', finalPath: '/verbatim', contentType: HTML },
   { path: '/over-cap', quote: QUOTE, outcome: 'inconclusive', reason: /^html over 5 MiB cap$/, contentType: HTML },
   { path: '/never-finishes.pdf', quote: QUOTE, outcome: 'inconclusive', reason: /^no complete body within the \d+ ms deadline$/, contentType: 'application/pdf' },
+  // Issue 31 items 8, 10 and 11: what a browser does not draw, a cut-short coding, a mislabelled PDF, a replacement charset.
+  { path: '/hidden-old-amount', quote: QUOTE, outcome: 'not-found', statedAmounts: [{ text: '$12,500', value: 12500 }], contentType: HTML },
+  { path: '/cut-short-gzip', quote: QUOTE, outcome: 'inconclusive', reason: /^the gzip coding does not end cleanly after \d+ decoded bytes \(unexpected end of file\)$/, contentType: HTML },
+  { path: '/flyer-served-as-html', quote: QUOTE, outcome: 'found', contentType: HTML },
+  { path: '/iso-2022-kr', quote: QUOTE, outcome: 'inconclusive', reason: /^html declared in charset iso-2022-kr, which the Encoding Standard decodes as replacement \(no text\)$/, contentType: 'text/html; charset=iso-2022-kr' },
 ];
 
 /** windows-1252 bytes of a text whose only non-ASCII characters are `é` and `’`. */
@@ -67,6 +73,12 @@ export async function createQuotePages(): Promise<(request: IncomingMessage, res
     '/amount-changed': { type: HTML, body: html('<p>Eligible homeowners may receive up to $12,500 for home repairs. An inspection fee of $500 applies.</p>') },
     '/quote-gone': { type: HTML, body: html('<p>This program is accepting a waiting list only. Call the Housing Department for details.</p>') },
     '/over-cap': { type: HTML, body: html(`<p>${QUOTE}</p><!-- ${'x'.repeat(5 * 1024 * 1024)} -->`) },
+    '/hidden-old-amount': {
+      type: HTML,
+      body: html(`<p>Eligible homeowners may receive up to $12,500 for home repairs.</p><div style="display:none">${QUOTE}</div><dialog><p>${QUOTE}</p></dialog><form><div style="position: absolute; left: -5000px;" aria-hidden="true">${QUOTE}<input name="b_hp" tabindex="-1"></div></form>`),
+    },
+    '/flyer-served-as-html': { type: HTML, body: flyer },
+    '/iso-2022-kr': { type: 'text/html; charset=iso-2022-kr', body: html(`<p>${QUOTE}</p>`) },
   };
   return (request, response, target) => {
     if (target.host !== QUOTE_HOST) return false;
@@ -80,6 +92,14 @@ export async function createQuotePages(): Promise<(request: IncomingMessage, res
       // The headers and the first bytes, then nothing: the body never ends.
       response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(flyer.length) });
       if (!head) response.write(flyer.subarray(0, 64));
+      return true;
+    }
+    if (target.pathname === '/cut-short-gzip') {
+      // The gzip stream without its last 4 bytes (the length trailer), under a Content-Length that matches what is sent.
+      const whole = gzipSync(html(`<p>${QUOTE}</p>`));
+      const body = whole.subarray(0, whole.length - 4);
+      response.writeHead(200, { 'content-type': HTML, 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      response.end(head ? undefined : body);
       return true;
     }
     const page = pages[target.pathname];

@@ -103,3 +103,59 @@ describe('createLinkDispatcher, outbound guard', () => {
     assert.deepEqual(fixture.requests.map((request) => request.host), ['pages.test']);
   });
 });
+
+describe('createLinkDispatcher, a proxy that demands credentials', () => {
+  // The proxy wants alice with the password "p@ss:w0rd" (percent-encoded in the URL).
+  const EXPECTED = `Basic ${Buffer.from('alice:p@ss:w0rd').toString('base64')}`;
+  let fixture: LinkFixture;
+  let withCredentials = '';
+  before(async () => {
+    fixture = await startLinkFixture({ proxyAuthorization: EXPECTED });
+    const url = new URL(fixture.proxyUrl);
+    url.username = 'alice';
+    url.password = 'p%40ss%3Aw0rd';
+    withCredentials = url.href;
+  });
+  after(() => fixture.close());
+
+  const send = async (proxy: string, url: string): Promise<RequestFailure | number> => {
+    const connections = createLinkDispatcher({ proxy, concurrency: 2, perHost: 1, policy: { allowPrivateAddresses: false } });
+    try {
+      return (await sendRequest({ dispatcher: connections.dispatcher, viaProxy: true, url, method: 'GET', headers: {}, timeoutMs: 2000, read: 'none', bodyCap: 1024 })).status;
+    } catch (error) {
+      if (error instanceof RequestFailure) return error;
+      throw error;
+    } finally {
+      await connections.destroy();
+    }
+  };
+
+  it('sends the URL\'s credentials on plain http requests', async () => {
+    const refusedBefore = fixture.authRefused;
+    assert.equal(await send(withCredentials, 'http://pages.test/program'), 200);
+    assert.equal(fixture.authRefused, refusedBefore);
+  });
+
+  it('sends them on CONNECT too (the tunnel opens)', async () => {
+    const answer = await send(withCredentials, 'https://secure.test/program');
+    // The fixture speaks plain HTTP inside the tunnel, so TLS fails there, after the proxy let the tunnel open.
+    assert.ok(answer instanceof RequestFailure && answer.kind !== 'proxy', String(answer));
+    assert.ok(fixture.tunnels.includes('secure.test:443'));
+  });
+
+  it('without credentials, the proxy\'s 407 is a failure of kind proxy that never reached the host, on both paths', async () => {
+    for (const url of ['http://pages.test/program', 'https://secure.test/program']) {
+      const answer = await send(fixture.proxyUrl, url);
+      assert.ok(answer instanceof RequestFailure, `${url}: ${String(answer)}`);
+      assert.equal(`${answer.kind}: ${answer.detail}`, 'proxy: the proxy demands credentials (407 Proxy Authentication Required)', url);
+      assert.ok(answer.unreachable && !answer.transient, url);
+    }
+  });
+
+  it('a wrong password is refused the same way', async () => {
+    const wrong = new URL(withCredentials);
+    wrong.password = 'guess';
+    const answer = await send(wrong.href, 'http://pages.test/program');
+    assert.ok(answer instanceof RequestFailure && answer.kind === 'proxy', String(answer));
+  });
+});

@@ -84,6 +84,17 @@ describe('createNetworkGuard', () => {
     assert.equal(direct.recorded.length, 10);
   });
 
+  it('counts a 503 or 504 through a proxy too (a proxy with no way out may answer either), never a 500', () => {
+    for (const httpStatus of [503, 504]) {
+      const proxied = guardOf(10, 10, true);
+      for (let i = 0; i < 9; i += 1) proxied.feed(`h${i}.test`, { outcome: 'inconclusive', httpStatus, reason: `status ${httpStatus}; after 2 retries` });
+      assert.equal(proxied.stopped()?.phase, 'first-window', String(httpStatus));
+    }
+    const serverErrors = guardOf(10, 10, true);
+    for (let i = 0; i < 10; i += 1) serverErrors.feed(`h${i}.test`, { outcome: 'inconclusive', httpStatus: 500, reason: 'status 500; after 2 retries' });
+    assert.equal(serverErrors.stopped(), undefined);
+  });
+
   it('stops later in a run after a minute of failures on every host, keeping what it recorded before', () => {
     const run = guardOf(1000, 300);
     for (let i = 0; i < 60; i += 1) run.feed(`h${i}.test`, live);
