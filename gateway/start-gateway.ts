@@ -26,6 +26,9 @@ import { watchServedFile } from './snapshot/watch-served-file.ts';
 
 export type { ReloadOutcome } from './snapshot/reload-snapshot.ts';
 
+/** How long a failed start waits for its stores to close before it reports the failure all the same. */
+const FAILED_START_CLOSE_MS = 300;
+
 /** Where the gateway reports: its pino logger (JSON lines on stderr in `hra serve`; silent or capturing in tests). */
 export type GatewayLog = GatewayLogger;
 
@@ -101,11 +104,20 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
 
-  const { server, drain, url } = await listenGateway(listener, config, log);
+  // A listener that cannot bind leaves open stores behind (a Redis or PostgreSQL connection keeps the
+  // process alive): they are closed before the failure is reported, so a refused start ends.
+  const releaseOnFailure = async (error: unknown): Promise<never> => {
+    // Bounded: a store that does not answer (a stalled Redis never acknowledges QUIT) must not hold the failure back.
+    const closing = closeStores(stores).catch((closeError: unknown) => log.error({ err: closeError }, 'closing the stores after a failed start failed'));
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, FAILED_START_CLOSE_MS).unref())]);
+    snapshots.close();
+    throw error;
+  };
+  const { server, drain, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
-    throw error;
+    return releaseOnFailure(error);
   });
 
   log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
