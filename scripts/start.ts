@@ -21,6 +21,7 @@ import { registerCommands } from './commands/register-commands.ts';
 import { readTrialCities } from './commands/read-trial-cities.ts';
 import { requireListenable } from './commands/require-listenable.ts';
 import { requireFile } from './commands/require-path.ts';
+import { exitAfterFailure } from './exit-after-failure.ts';
 import { reportFailure, runCli } from './run-cli.ts';
 
 const CORPUS = 'corpus';
@@ -84,7 +85,7 @@ try {
   const program = new Command('hra');
   registerCommands(program);
   // No flags: serve reads HRA_* and its defaults (dist/current.sqlite, dist/keys.sqlite) as prepared above.
-  process.exitCode = await runCli(program, ['serve'], 'user');
+  exitAfterFailure(await runCli(program, ['serve'], 'user'));
 } catch (error) {
-  process.exitCode = reportFailure(error, { json: false });
+  exitAfterFailure(reportFailure(error, { json: false }));
 }

@@ -21,8 +21,6 @@ const SHUTDOWN_BOUND_MS = 10_000;
 const DRAIN_DEADLINE_MS = 9_000;
 /** How long a keep-alive connection idle at SIGTERM may still send one request (see drain-server.ts). */
 const DRAIN_IDLE_GRACE_MS = 1_000;
-/** A refused start exits by then, after its one line, whatever is still open. */
-const FAILED_START_EXIT_MS = 500;
 /** How often the dataset path is checked for a new file (a repointed link or a file renamed over it). */
 const LINK_POLL_MS = 1_000;
 
@@ -71,8 +69,7 @@ export function registerServeCommand(program: Command, options: ServeCommandOpti
     try {
       running = await startGateway(config, log, { snapshotHash });
     } catch (error) {
-      // The stores were closed, but a connection that lingers must not keep a refused start alive.
-      setTimeout(() => process.exit(process.exitCode ?? 1), FAILED_START_EXIT_MS).unref();
+      // startGateway closed what it opened; the entry point ends the process if a connection lingers all the same.
       throw describeStartFailure(error, config);
     }
     const gateway = running;
