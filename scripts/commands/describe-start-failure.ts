@@ -6,7 +6,8 @@ import { missingKeyStore } from './open-cli-key-store.ts';
 
 /**
  * A listen error names its setting (`--host 999.1.1.1: ...` rather than `getaddrinfo ENOTFOUND`), a
- * missing or unusable key store names `--keys`; anything else (a refused snapshot names its file) keeps its first line.
+ * missing or unusable key store names `--keys`; anything else (a refused snapshot names its file) keeps
+ * its first line.
  */
 export function describeStartFailure(error: unknown, config: GatewayConfig): CliFailure {
   if (error instanceof KeyStoreMissingError) return missingKeyStore(config.sources.keys, config.keys);
