@@ -27,6 +27,14 @@ function run(command: string, args: readonly string[], options: SpawnSyncOptions
 
 const hraBuild = (out: string): string[] => [...TSX_NODE_ARGS, join(ROOT, 'scripts/hra.ts'), 'build', '--corpus', join(ROOT, MINI_CORPUS), '--out', out];
 
+/** Why the mode-0555 case cannot run here, or false: under root it needs `nobody` to read the project. */
+function nobodySkip(): string | false {
+  if (!isRoot) return false;
+  if (process.platform !== 'linux') return 'needs Linux to run as nobody';
+  const reads = spawnSync(process.execPath, ['-e', 'require("node:fs").accessSync(process.argv[1], require("node:fs").constants.R_OK)', join(ROOT, 'scripts/hra.ts')], { uid: NOBODY, gid: NOBODY });
+  return reads.status === 0 ? false : 'running as root, and nobody cannot read the project to run hra as nobody';
+}
+
 /** Whether this process may mount a read-only tmpfs in a private mount namespace. */
 function canMountReadOnly(): boolean {
   const probe = join(dir, 'mount-probe');
@@ -42,7 +50,7 @@ function assertRefused(result: HraRun, out: string, reason: string): void {
 }
 
 describe('hra build --out a folder it cannot write', () => {
-  it('mode 0555 (as nobody under root): one line naming --out, exit 1, nothing written', { skip: isRoot && process.platform !== 'linux' ? 'needs Linux to run as nobody' : false }, () => {
+  it('mode 0555 (as nobody under root): one line naming --out, exit 1, nothing written', { skip: nobodySkip() }, () => {
     const out = join(dir, 'read-only');
     mkdirSync(out);
     chmodSync(out, 0o555);
