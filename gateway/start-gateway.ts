@@ -26,6 +26,9 @@ import { watchServedFile } from './snapshot/watch-served-file.ts';
 
 export type { ReloadOutcome } from './snapshot/reload-snapshot.ts';
 
+/** How long a failed start waits for its stores to close before it reports the failure all the same. */
+const FAILED_START_CLOSE_MS = 300;
+
 /** Where the gateway reports: its pino logger (JSON lines on stderr in `hra serve`; silent or capturing in tests). */
 export type GatewayLog = GatewayLogger;
 
@@ -87,7 +90,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   } catch (error) {
     // The file was refused and closed; the refusal is the error to report, whatever became of the stores.
     const made = await prepared;
-    if (made?.ok === true) await closeStores(made.value.stores);
+    if (made?.ok === true) await closeStores(made.value.stores, log);
     throw error;
   }
   const made = await (prepared ?? prepare(first.snapshot));
@@ -101,11 +104,18 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
 
-  const { server, drain, url } = await listenGateway(listener, config, log);
+  // A listener that cannot bind must not leave the stores open (a Redis or PostgreSQL connection keeps the
+  // process alive): they are closed before the failure is reported, so a refused start ends.
+  const releaseOnFailure = async (error: unknown): Promise<never> => {
+    await closeStores(stores, log);
+    snapshots.close();
+    throw error;
+  };
+  const { server, drain, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
-    throw error;
+    return releaseOnFailure(error);
   });
 
   log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
@@ -190,12 +200,19 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
     }, { fastPath: options.fastPath });
     return { snapshots, stores, metrics, encodings, listener };
   } catch (error) {
-    await closeStores(stores);
+    await closeStores(stores, log);
     throw error;
   }
 }
 
-async function closeStores(stores: GatewayStores): Promise<void> {
-  await stores.limiter.close();
-  await stores.keyStore.close();
+/**
+ * Closes the stores of a start that failed, within FAILED_START_CLOSE_MS: a store that does not answer (a
+ * stalled Redis never acknowledges QUIT) must not hold the failure back.
+ */
+async function closeStores(stores: GatewayStores, log: GatewayLog): Promise<void> {
+  // Side by side, so that one store that hangs does not keep the other open.
+  const closing = Promise.allSettled([stores.limiter.close(), stores.keyStore.close()]).then((outcomes) => {
+    for (const outcome of outcomes) if (outcome.status === 'rejected') log.error({ err: outcome.reason }, 'closing a store after a failed start failed');
+  });
+  await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, FAILED_START_CLOSE_MS).unref())]);
 }

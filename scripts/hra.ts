@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 const dataset = servedDatasetPath(args, process.env);
 const snapshotHash: SnapshotHashInFlight | undefined = dataset === undefined ? undefined : startSnapshotHash(dataset);
 try {
-  const [{ Command }, { packageVersion }, { runCli }] = await Promise.all([import('commander'), import('./package-version.ts'), import('./run-cli.ts')]);
+  const [{ Command }, { packageVersion }, { runCli }, { exitAfterFailure }] = await Promise.all([import('commander'), import('./package-version.ts'), import('./run-cli.ts'), import('./exit-after-failure.ts')]);
   const program = new Command('hra')
     .description('home-repair-api: build, verify and serve the home-repair assistance dataset')
     .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
@@ -27,7 +27,7 @@ try {
     if ((corpusCommands.CORPUS_COMMANDS as readonly string[]).includes(args[0] ?? '')) corpusCommands.registerCorpusCommands(program);
     else (await import('./commands/register-commands.ts')).registerCommands(program);
   }
-  process.exitCode = await runCli(program, process.argv);
+  exitAfterFailure(await runCli(program, process.argv));
 } finally {
   // Taken over by the start-up check when serving; otherwise (a refused configuration) its workers stop here.
   snapshotHash?.release();

@@ -1,11 +1,12 @@
 /**
- * The quick start (`npm start`): builds the demo corpus into dist/ when the published revision is missing
- * or stale, issues demo keys on first run (creating the key store), then serves on the embedded defaults
- * (SQLite key store, in-memory limits). The settings of `hra serve` apply (HRA_PORT, HRA_HOST, HRA_KEYS,
+ * The quick start (`npm start`): builds the demo corpus into dist/ when nothing is published there (a
+ * published revision, even an older one, is served as it is and never repointed unasked), issues demo keys
+ * on first run (creating the key store), then serves on the embedded defaults (SQLite key store, in-memory
+ * limits). A busy port or a missing dataset is refused before anything is built or written. The settings of `hra serve` apply (HRA_PORT, HRA_HOST, HRA_KEYS,
  * ...), read the same way; any failure is the same one line on stderr as from `hra`.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { computeRevision } from '../build/revision/compute-revision.ts';
 import { buildAndPublish, CURRENT_SNAPSHOT } from '../build/snapshot/publish-snapshot.ts';
@@ -18,6 +19,9 @@ import { loadCorpusOrFail } from './commands/load-corpus-or-fail.ts';
 import { openCliKeyStore } from './commands/open-cli-key-store.ts';
 import { registerCommands } from './commands/register-commands.ts';
 import { readTrialCities } from './commands/read-trial-cities.ts';
+import { requireListenable } from './commands/require-listenable.ts';
+import { requireFile } from './commands/require-path.ts';
+import { exitAfterFailure } from './exit-after-failure.ts';
 import { reportFailure, runCli } from './run-cli.ts';
 
 const CORPUS = 'corpus';
@@ -33,13 +37,19 @@ async function prepareQuickStart(): Promise<void> {
     if (error instanceof ConfigError) throw new CliFailure(error.message);
     throw error;
   }
+  // Everything that can fail without a build is checked before the build: a refused start changes nothing.
+  await requireListenable(config);
+  const current = join(OUT, CURRENT_SNAPSHOT);
+  if (resolve(config.dataset) !== resolve(current)) requireFile(config.sources.dataset, config.dataset, 'snapshot file');
   const corpus = loadCorpusOrFail(CORPUS);
   const { revision } = computeRevision(corpus);
-  const current = join(OUT, CURRENT_SNAPSHOT);
   const published = existsSync(current) ? basename(realpathSync(current), '.sqlite') : undefined;
-  if (published !== revision) {
-    progress(`start: building the demo corpus into ${OUT}/ (published: ${published ?? 'none'})`);
+  if (published === undefined) {
+    progress(`start: building the demo corpus into ${OUT}/ (published: none)`);
     buildAndPublish(corpus, OUT, progress);
+  } else if (published !== revision) {
+    // A published revision is the maintainer's to replace: a gateway already serving it follows the link.
+    progress(`start: serving the published revision ${published} of ${current}; the corpus would build to ${revision} (publish it with: npm run --silent hra -- build --corpus ${CORPUS} --out ${OUT})`);
   }
 
   // The trial key may name only cities the served dataset has live (the same check as `hra keys create`).
@@ -75,7 +85,7 @@ try {
   const program = new Command('hra');
   registerCommands(program);
   // No flags: serve reads HRA_* and its defaults (dist/current.sqlite, dist/keys.sqlite) as prepared above.
-  process.exitCode = await runCli(program, ['serve'], 'user');
+  exitAfterFailure(await runCli(program, ['serve'], 'user'));
 } catch (error) {
-  process.exitCode = reportFailure(error, { json: false });
+  exitAfterFailure(reportFailure(error, { json: false }));
 }

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { judgeKeyRow } from './judge-key-row.ts';
-import { toKeyStoreError } from './key-errors.ts';
+import { KeyStoreUnavailableError, toKeyStoreError } from './key-errors.ts';
 import { parseKeyShape, digestKey } from './key-format.ts';
 import type { ListedKey } from './key-listing.ts';
 import type { KeyLookupResult } from './key-lookup.ts';
@@ -83,9 +83,20 @@ export async function openPostgresKeyStore(url: string, options: PostgresKeyStor
     }
   } catch (error) {
     await db.destroy().catch(() => undefined);
+    if (isMissingPassword(error)) throw new KeyStoreUnavailableError(`${where} has no password: put it in the URL (postgres://user:password@host:port/database) or set PGPASSWORD`, { cause: error });
     throw toKeyStoreError(error, `opening ${where}`);
   }
   return new PostgresStore(db, where, options.now, cache);
+}
+
+/**
+ * Whether the server asked for a password that neither the URL, PGPASSWORD nor a pgpass file gave: pg
+ * then reports the protocol step (`SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string`,
+ * or the server's `empty password returned by client`), which says nothing of what to set.
+ */
+function isMissingPassword(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /client password must be a (non-empty )?string/.test(message) || ((error as { code?: unknown }).code === '28P01' && /empty password returned by client/.test(message));
 }
 
 class PostgresStore implements PostgresKeyStore {

@@ -47,7 +47,7 @@ export function registerChangesCommand(program: Command): void {
         const summary = recordDetectedChanges({ previous: opened.db, corpus, detectedAt: flags.at, onProgress: progress });
         const { detected, added, firstId, lastId, byType } = summary;
         if (added > 0) progress(`changes: the corpus now differs from every published snapshot: build and publish it (hra build --corpus ${flags.corpus} --out <dir>)`);
-        if (flags.json) printJson({ added, firstId, lastId, byType });
+        if (flags.json) printJson({ ok: true, added, firstId, lastId, byType });
         else if (detected === 0) process.stdout.write('no changes\n');
         else if (added === 0) process.stdout.write(`no new changes: the ${plural(detected, 'change')} since the previous snapshot ${detected === 1 ? 'is' : 'are'} already in the change log\n`);
         else process.stdout.write(`added ${plural(added, 'change event')} (${added === 1 ? `id ${firstId}` : `ids ${firstId}..${lastId}`})\n`);

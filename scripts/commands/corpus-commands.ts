@@ -54,7 +54,7 @@ export function registerCorpusCommands(program: Command): void {
     .action((options: { corpus: string; json?: boolean }) => {
       requireBuildSources();
       const { revision, document } = computeRevision(loadCorpusOrFail(options.corpus));
-      if (options.json) printJson({ revision, document });
+      if (options.json) printJson({ ok: true, revision, document });
       else process.stdout.write(`${revision}\n`);
     });
 
@@ -83,7 +83,7 @@ export function registerCorpusCommands(program: Command): void {
         removeCreatedFolders();
         throw asPublishFailure(error, options.out);
       });
-      if (options.json) printJson({ revision: published.revision, file: published.file, ...published.summary });
+      if (options.json) printJson({ ok: true, revision: published.revision, file: published.file, ...published.summary });
       else process.stdout.write(`${published.revision}\n`);
     });
 

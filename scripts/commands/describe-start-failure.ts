@@ -1,15 +1,18 @@
 /** Turns a gateway start-up failure into the one line `hra serve` prints, naming the setting at fault. */
 import type { GatewayConfig } from '../../gateway/config/parse-gateway-config.ts';
-import { KeyStoreMissingError } from '../../gateway/keys/key-errors.ts';
+import { KeyStoreMissingError, KeyStoreUnavailableError } from '../../gateway/keys/key-errors.ts';
 import { CliFailure } from '../cli-failure.ts';
 import { missingKeyStore } from './open-cli-key-store.ts';
 
 /**
  * A listen error names its setting (`--host 999.1.1.1: ...` rather than `getaddrinfo ENOTFOUND`), a
- * missing key store names `--keys`; anything else (a refused snapshot names its file) keeps its first line.
+ * missing or unusable key store names `--keys`; anything else (a refused snapshot names its file) keeps
+ * its first line.
  */
 export function describeStartFailure(error: unknown, config: GatewayConfig): CliFailure {
   if (error instanceof KeyStoreMissingError) return missingKeyStore(config.sources.keys, config.keys);
+  // As `hra keys` says it (open-cli-key-store.ts): the message names the store, the prefix the setting.
+  if (error instanceof KeyStoreUnavailableError) return new CliFailure(`${config.sources.keys}: ${error.message.split('\n')[0] ?? ''}`);
   const system = error as NodeJS.ErrnoException & { port?: number };
   const onMetricsPort = system.port !== undefined && system.port === config.metricsPort && system.port !== config.port;
   const port = onMetricsPort ? `${config.sources.metricsPort} ${config.metricsPort}` : `${config.sources.port} ${config.port}`;

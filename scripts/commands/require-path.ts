@@ -2,8 +2,9 @@
  * Checks of the paths a command is given, made before any work so that a wrong path fails on one line
  * naming the flag and what is wrong (not `EISDIR`, `disk I/O error` or three "file is missing" lines).
  */
-import { mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { buildTemporaryPath } from '../../build/snapshot/sweep-stale-build-files.ts';
 import { CliFailure } from '../cli-failure.ts';
 
 /** `source` names where the path came from (`--dataset`, `HRA_DATASET`, `verify <file>`); `what` is what it should be. */
@@ -38,6 +39,8 @@ export function prepareOutputDirectory(source: string, path: string): () => void
     missing.unshift(current);
     if (dirname(current) === current) break;
   }
+  // A folder this process just made is writable; an existing one is tried before any work.
+  if (missing.length === 0) requireWritable(source, path);
   const created: string[] = [];
   const removeCreated = () => {
     for (const folder of created.reverse()) {
@@ -58,6 +61,24 @@ export function prepareOutputDirectory(source: string, path: string): () => void
     created.push(folder);
   }
   return removeCreated;
+}
+
+/**
+ * Fails unless a file can be created in the folder `path`, by creating and removing one: a mode bit says
+ * too little (root writes into a 0555 folder, and nobody into a read-only file system), and the build
+ * would otherwise find out only when SQLite cannot open its temporary file, after computing the revision.
+ * The probe is named as a build's temporary file, so a build killed meanwhile has it swept by the next.
+ */
+function requireWritable(source: string, path: string): void {
+  const probe = buildTemporaryPath(path, 'building');
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new CliFailure(`${source} ${path}: output folder is not writable (${reason})`);
+  }
+  rmSync(probe, { force: true });
 }
 
 /** `statSync`, with a path that does not exist (or runs through a file: ENOTDIR) as undefined. */

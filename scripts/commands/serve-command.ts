@@ -69,6 +69,7 @@ export function registerServeCommand(program: Command, options: ServeCommandOpti
     try {
       running = await startGateway(config, log, { snapshotHash });
     } catch (error) {
+      // startGateway closed what it opened; the entry point ends the process if a connection lingers all the same.
       throw describeStartFailure(error, config);
     }
     const gateway = running;

@@ -4,12 +4,15 @@
  * live cities; an ordinary failure ends with the same one `hra:` line as `hra serve`, never a stack trace.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { loadCorpus } from '../../build/corpus/load-corpus.ts';
+import { buildAndPublish, type PublishedSnapshot } from '../../build/snapshot/publish-snapshot.ts';
+import { copyCorpusWith } from '../support/copy-corpus-with.ts';
 import { ROOT, runHra, spawnHra, stderrLines, waitForListening, type HraRun } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 
@@ -24,6 +27,16 @@ function freshMachine(edit?: (corpus: string) => void): string {
   cpSync(join(ROOT, MINI_CORPUS), join(cwd, 'corpus'), { recursive: true });
   edit?.(join(cwd, 'corpus'));
   return cwd;
+}
+
+/** Publishes, into `cwd/dist`, a revision of the mini corpus other than the one `cwd/corpus` builds to. */
+function publishOtherRevision(cwd: string): PublishedSnapshot {
+  const other = copyCorpusWith({ contact: 'https://elsewhere.mini-fixture.test/contact' });
+  try {
+    return buildAndPublish(loadCorpus(other), join(cwd, 'dist'));
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
 }
 
 function start(cwd: string, env: Record<string, string>): HraRun {
@@ -71,22 +84,60 @@ describe('npm start', () => {
     assert.equal(existsSync(join(cwd, 'dist')), false);
   });
 
-  it('a port in use: one line naming it', async () => {
+  it('a port in use: one line naming it, before anything is built', async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = busy.address() as AddressInfo;
-      assertOneLineFailure(start(freshMachine(), { HRA_PORT: String(port) }), new RegExp(`^hra: HRA_PORT ${port}: already in use on 127\\.0\\.0\\.1$`));
+      const cwd = freshMachine();
+      assertOneLineFailure(start(cwd, { HRA_PORT: String(port) }), new RegExp(`^hra: HRA_PORT ${port}: already in use on 127\\.0\\.0\\.1$`));
+      assert.equal(existsSync(join(cwd, 'dist')), false);
     } finally {
       busy.close();
     }
   });
 
-  it('a missing dataset: one line naming it, and no key store created', () => {
+  it('a port in use while another revision is published: dist/ untouched, current.sqlite not repointed', async () => {
+    const cwd = freshMachine();
+    const published = publishOtherRevision(cwd);
+    const before = readdirSync(join(cwd, 'dist')).sort();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = busy.address() as AddressInfo;
+      assertOneLineFailure(start(cwd, { HRA_PORT: String(port) }), new RegExp(`^hra: HRA_PORT ${port}: already in use on 127\\.0\\.0\\.1$`));
+    } finally {
+      busy.close();
+    }
+    assert.equal(realpathSync(join(cwd, 'dist', 'current.sqlite')), realpathSync(published.file));
+    assert.deepEqual(readdirSync(join(cwd, 'dist')).sort(), before);
+  });
+
+  it('another revision published: served as published, never repointed, and the command to publish the corpus named', async () => {
+    const cwd = freshMachine();
+    const published = publishOtherRevision(cwd);
+    const child = spawnHra([], { cwd, env: { HRA_PORT: '0', HRA_LOG_LEVEL: 'silent' }, script: 'scripts/start.ts' });
+    try {
+      const { url, stderr } = await waitForListening(child);
+      const response = await fetch(`${url}/api/sample`);
+      await response.arrayBuffer();
+      assert.equal(response.headers.get('x-dataset-revision'), published.revision);
+      assert.equal(realpathSync(join(cwd, 'dist', 'current.sqlite')), realpathSync(published.file));
+      assert.match(stderr(), new RegExp(`^start: serving the published revision ${published.revision} of dist/current\\.sqlite; the corpus would build to gm1-[0-9a-f]{64} .*hra -- build --corpus corpus --out dist`, 'm'));
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  });
+
+  it('a missing dataset: one line naming it, and nothing built or created', () => {
     const cwd = freshMachine();
     const missing = join(scratch, 'nowhere.sqlite');
     assertOneLineFailure(start(cwd, { HRA_DATASET: missing, HRA_PORT: '0' }), /^hra: HRA_DATASET \S+nowhere\.sqlite: snapshot file not found$/);
-    assert.equal(existsSync(join(cwd, 'dist', 'keys.sqlite')), false);
+    assert.equal(existsSync(join(cwd, 'dist')), false);
   });
 
   it('a served dataset without the demo cities: one line, and no key issued', () => {

@@ -5,7 +5,7 @@
  * created and run as the `postgres` system user (the Debian package's) in a directory handed to it.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { accessSync, chownSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
@@ -54,8 +54,17 @@ export function postgresServerSkip(): string | false {
   return false;
 }
 
+/** How to set up a test cluster. */
+export interface PostgresServerOptions {
+  /**
+   * pg_hba.conf lines put before the cluster's own, which trust every connection: `host all carol
+   * 127.0.0.1/32 scram-sha-256` makes the role `carol` (created by the test) need its password.
+   */
+  readonly hbaLines?: readonly string[];
+}
+
 /** Creates a cluster in a temporary directory and starts it; resolves once it accepts connections. */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = findPostgresBin();
   if (bin === undefined) throw new Error('PostgreSQL server binaries not found');
   const dir = mkdtempSync(join(tmpdir(), 'hra-postgres-'));
@@ -67,6 +76,11 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     ...(runAs ?? {}),
   });
   if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr.trim().split('\n').at(-1) ?? initdb.status}`);
+  // The first matching line decides, so the test's lines go first; the file keeps its owner and mode.
+  if (options.hbaLines !== undefined) {
+    const hba = join(data, 'pg_hba.conf');
+    writeFileSync(hba, `${options.hbaLines.join('\n')}\n${readFileSync(hba, 'utf8')}`);
+  }
 
   const launch = (port: number) => spawn(join(bin, 'postgres'), [
     '-D', data, '-p', String(port), '-k', dir,

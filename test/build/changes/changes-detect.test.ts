@@ -70,7 +70,7 @@ describe('hra changes detect', () => {
     assert.doesNotMatch(run.stderr, /found \d+ change/);
     assert.match(run.stderr, /^changes: the corpus now differs from every published snapshot: build and publish it \(hra build --corpus .* --out <dir>\)$/m);
     assert.deepEqual(JSON.parse(run.stdout.trimEnd().split('\n').at(-1) ?? ''), {
-      added: 8, firstId: 8, lastId: 15,
+      ok: true, added: 8, firstId: 8, lastId: 15,
       byType: { 'program-added': 1, 'program-removed': 1, 'status-changed': 3, 'amount-changed': 2, 'link-status-changed': 1 },
     });
     const after = readFileSync(log, 'utf8');

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseGatewayConfig } from '../../../gateway/config/parse-gateway-config.ts';
-import { KeyStoreMissingError } from '../../../gateway/keys/key-errors.ts';
+import { KeyStoreMissingError, KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import { describeStartFailure } from '../../../scripts/commands/describe-start-failure.ts';
 
 /** A Node system error as listen or getaddrinfo raise it. */
@@ -22,6 +22,8 @@ describe('describeStartFailure', () => {
     ['the metrics port in use', systemError('EADDRINUSE', { syscall: 'listen', port: 9091 }), '--metrics-port 9091: already in use on gateway.internal'],
     ['a privileged port', systemError('EACCES', { syscall: 'listen', port: 8081 }), '--port 8081: permission denied (ports below 1024 need privileges)'],
     ['a missing key store', new KeyStoreMissingError('/srv/keys.sqlite'), '--keys /srv/keys.sqlite: key store not found (only hra keys create makes a new one)'],
+    ['a key store that cannot be used', new KeyStoreUnavailableError('key store unavailable while opening /srv/keys.sqlite: file is not a database'),
+      '--keys: key store unavailable while opening /srv/keys.sqlite: file is not a database'],
     ['anything else, first line only', new Error('snapshot /srv/current.sqlite refused: content: mismatch\nmore detail'), 'snapshot /srv/current.sqlite refused: content: mismatch'],
   ];
   for (const [name, error, line] of cases) {
