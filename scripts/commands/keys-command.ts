@@ -65,7 +65,7 @@ export function registerKeysCommand(program: Command): void {
     .argument('<id>', 'key id, as printed by create or list')
     .action((id: string, flags: StoreFlags) => withKeyStore(flags, { create: false }, async (store) => {
       const revoked = await store.revokeKey(id);
-      if (flags.json === true) printJson(revoked);
+      if (flags.json === true) printJson({ ok: true, ...revoked });
       else console.log(`${revoked.alreadyRevoked ? 'already revoked' : 'revoked'} ${id} at ${revoked.revokedAt}`);
     }));
 
@@ -81,7 +81,7 @@ export function registerKeysCommand(program: Command): void {
     .description('list every key and its status; never prints secrets')
     .action((flags: StoreFlags) => withKeyStore(flags, { create: false }, async (store) => {
       const listed = (await store.listKeys()).map((key) => ({ ...key, cities: key.cities ?? [] }));
-      if (flags.json === true) printJson({ keys: listed });
+      if (flags.json === true) printJson({ ok: true, keys: listed });
       else if (listed.length === 0) console.log('no keys');
       else {
         console.log(LIST_COLUMNS.join('\t'));
@@ -167,7 +167,7 @@ function printIssued(issued: IssuedKey, flags: StoreFlags, what: string): void {
   const cities = issued.cities ?? [];
   progress('the key is shown only once: the store keeps its digest, not the key');
   if (flags.json === true) {
-    printJson(rotatedFrom === null ? { id, key, tier, expiresAt, cities } : { id, key, tier, expiresAt, cities, rotatedFrom });
+    printJson(rotatedFrom === null ? { ok: true, id, key, tier, expiresAt, cities } : { ok: true, id, key, tier, expiresAt, cities, rotatedFrom });
     return;
   }
   const scope = cities.length === 0 ? 'all licensed cities' : `cities ${cities.join(',')}`;

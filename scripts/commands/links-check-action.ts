@@ -176,7 +176,7 @@ function printSummary(
     const { checked, outcomes, firstChecks } = tally;
     const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
     const quotes = { checked: quoteChecked, fresh: quoteRun.fresh, appended: quoteRun.file ? quoteChecked : 0, outcomes: quoteRun.outcomes };
-    printJson({ checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes, asOf: run.asOf ?? null });
+    printJson({ ok: true, checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes, asOf: run.asOf ?? null });
     return;
   }
   const counts = Object.entries(tally.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');

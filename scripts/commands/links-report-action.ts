@@ -20,6 +20,6 @@ export function runLinksReport(flags: LinksReportFlags): void {
   const corpus = loadCorpusOrFail(flags.corpus);
   // By default the report looks from the date the build serves staleness from, so the two agree.
   const report = buildLinkReport(corpus, flags.at === undefined ? corpus.manifest.asOf : new Date(flags.at).toISOString().slice(0, 10));
-  if (flags.json) printJson(report);
+  if (flags.json) printJson({ ok: true, ...report });
   else process.stdout.write(flags.markdown ? renderLinkReportMarkdown(report) : renderLinkReportText(report));
 }

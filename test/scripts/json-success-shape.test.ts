@@ -32,6 +32,11 @@ describe('--json successes', () => {
       cpSync(join(ROOT, MINI_CORPUS), corpus, { recursive: true });
       return ['changes', 'detect', '--previous', buildTestSnapshot(), '--corpus', corpus, '--at', '2026-11-20T00:00:00Z'];
     }, ['added', 'byType']],
+    ['links report', () => ['links', 'report', '--corpus', MINI_CORPUS], ['at', 'staleSoon']],
+    ['links check', () => ['links', 'check', '--corpus', MINI_CORPUS, '--dry-run', '--no-quotes', '--max-age-days', '100000', '--url', 'https://alpha.example.org/roof'], ['checked', 'quotes']],
+    ['keys create', () => ['keys', 'create', '--keys', join(dir, 'keys.sqlite'), '--tier', 'nonprofit'], ['id', 'key']],
+    ['keys list', () => ['keys', 'list', '--keys', join(dir, 'keys.sqlite')], ['keys']],
+    ['prune', () => ['prune', '--out', join(dir, 'out'), '--keep', '1'], ['kept', 'removed']],
   ];
   for (const [name, args, members] of cases) {
     it(`hra ${name} --json: {"ok": true, ...} first, then its own members`, () => {

@@ -55,11 +55,11 @@ describe('hra keys against PostgreSQL', { skip }, () => {
 
   it('creates keys (migrating an empty database) and prints each once as JSON', async () => {
     const trial = lastJson(await keys('create', '--tier', 'trial', '--cities', 'alpha,beta', '--days', '7', '--json'));
-    assert.deepEqual(Object.keys(trial), ['id', 'key', 'tier', 'expiresAt', 'cities']);
+    assert.deepEqual(Object.keys(trial), ['ok', 'id', 'key', 'tier', 'expiresAt', 'cities']);
     assert.deepEqual(trial.cities, ['alpha', 'beta']);
     assert.equal(await lookup(trial.key), 'valid');
     const commercial = lastJson(await keys('create', '--tier', 'commercial', '--label', 'acme', '--json'));
-    assert.deepEqual({ ...commercial, id: null, key: null }, { id: null, key: null, tier: 'commercial', expiresAt: null, cities: [] });
+    assert.deepEqual({ ...commercial, id: null, key: null }, { ok: true, id: null, key: null, tier: 'commercial', expiresAt: null, cities: [] });
     const expired = lastJson(await keys('create', '--tier', 'trial', '--cities', 'alpha', '--expires-at', '2020-01-01T00:00:00Z', '--json'));
     assert.equal(await lookup(expired.key), 'expired');
   });
@@ -80,7 +80,7 @@ describe('hra keys against PostgreSQL', { skip }, () => {
   it('revokes, then lists every key without secrets', async () => {
     const created = lastJson(await keys('create', '--tier', 'nonprofit', '--json'));
     const revoked = lastJson(await keys('revoke', String(created.id), '--json'));
-    assert.deepEqual(Object.keys(revoked), ['id', 'revokedAt', 'alreadyRevoked']);
+    assert.deepEqual(Object.keys(revoked), ['ok', 'id', 'revokedAt', 'alreadyRevoked']);
     assert.equal(await lookup(created.key), 'revoked');
     assert.match((await keys('revoke', String(created.id))).stdout, new RegExp(`^already revoked ${created.id} at `));
     const list = await keys('list', '--json');

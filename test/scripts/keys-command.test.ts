@@ -55,7 +55,7 @@ describe('hra keys', () => {
     const run = hra('create', '--keys', keys, '--tier', 'trial', '--cities', 'alpha,beta', '--days', '7', '--json');
     assert.ok(stderrLines(run).includes(`created key store ${keys}`), run.stderr);
     const out = lastJson(run);
-    assert.deepEqual(Object.keys(out), ['id', 'key', 'tier', 'expiresAt', 'cities']);
+    assert.deepEqual(Object.keys(out), ['ok', 'id', 'key', 'tier', 'expiresAt', 'cities']);
     assert.match(String(out.id), /^key_[0-9A-Za-z]{12}$/);
     assert.match(String(out.key), /^hra_t_[0-9A-Za-z]{38}$/);
     assert.equal(out.tier, 'trial');
@@ -66,7 +66,7 @@ describe('hra keys', () => {
 
   it('creates a commercial key with no expiry and unrestricted cities', () => {
     const out = lastJson(hra('create', '--keys', keys, '--tier', 'commercial', '--label', 'acme', '--json'));
-    assert.deepEqual({ ...out, id: null, key: null }, { id: null, key: null, tier: 'commercial', expiresAt: null, cities: [] });
+    assert.deepEqual({ ...out, id: null, key: null }, { ok: true, id: null, key: null, tier: 'commercial', expiresAt: null, cities: [] });
     assert.match(String(out.key), /^hra_c_/);
   });
 
@@ -94,7 +94,7 @@ describe('hra keys', () => {
   it('revokes, then lists every key without secrets', () => {
     const created = lastJson(hra('create', '--keys', keys, '--tier', 'nonprofit', '--json'));
     const revoked = lastJson(hra('revoke', '--keys', keys, String(created.id), '--json'));
-    assert.deepEqual(Object.keys(revoked), ['id', 'revokedAt', 'alreadyRevoked']);
+    assert.deepEqual(Object.keys(revoked), ['ok', 'id', 'revokedAt', 'alreadyRevoked']);
     assert.equal(lookup(created.key), 'revoked');
     const text = hra('revoke', '--keys', keys, String(created.id));
     assert.match(text.stdout, new RegExp(`^already revoked ${created.id} at `));

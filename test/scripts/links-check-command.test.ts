@@ -126,7 +126,7 @@ describe('hra links check', () => {
     assert.deepEqual(
       { ...summary, changed: undefined, quotes: undefined },
       {
-        checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined, quotes: undefined,
+        ok: true, checked: appended.length, cited: appended.length + 2, fresh: 2, appended: appended.length, dryRun: false, outcomes, firstChecks: appended.length - 7, changed: undefined, quotes: undefined,
         asOf: { from: '2026-11-16', to: '2026-11-20' },
       },
     );
@@ -187,7 +187,7 @@ describe('hra links check', () => {
     assert.equal(readFileSync(logFile, 'utf8'), text);
     assert.equal(fixture.requests.length, requests);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
-      checked: 0, cited, fresh: cited, appended: 0, dryRun: false, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [],
+      ok: true, checked: 0, cited, fresh: cited, appended: 0, dryRun: false, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [],
       quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 } }, asOf: null,
     });
   });

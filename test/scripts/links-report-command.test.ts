@@ -53,6 +53,7 @@ describe('hra links report', () => {
     const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--at', AT, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
+      ok: true,
       at: '2027-01-10',
       quotesNotFound: [],
       staleSoon: [
