@@ -96,10 +96,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     throw made.error;
   }
   const { snapshots, stores, metrics, encodings, listener } = made.value;
-  const { keyStore, keyStorageScheme, limiter } = stores;
-  if (config.redisUrl !== undefined && config.cursorSecret === undefined && keyStorageScheme === 'sqlite') {
-    log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
-  }
+  const { keyStore, limiter, cursorSecretShare } = stores;
 
   const { server, drain, url } = await listenGateway(listener, config, log);
   isDraining = () => drain.draining;
@@ -127,7 +124,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     reload: (trigger = 'reload') => reloader.reload(trigger),
     close: (drainOptions = {}) => {
       watch.close();
-      return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, keyStore, snapshots }, drainOptions);
+      return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, cursorSecretShare, keyStore, snapshots }, drainOptions);
     },
   };
 }
@@ -158,7 +155,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
   const snapshots = new SnapshotHolder(snapshot);
   const stores = await openGatewayStores(config, log, now);
   try {
-    const { keyStore, keyStorageScheme, cursorSecret, limiter } = stores;
+    const { keyStore, keyStorageScheme, cursorKeys, limiter } = stores;
     // Loaded only when used, like ioredis: prom-client is a noticeable share of start-up.
     const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
     // The served snapshot's compressed bodies: made here so that they are the gateway's to drop and wait on.
@@ -181,7 +178,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
         keyStorageScheme,
       },
       trustProxy: config.trustProxy,
-      cursorSecret,
+      cursorKeys,
       log,
       metrics,
       isDraining: context.isDraining,
@@ -196,6 +193,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
 }
 
 async function closeStores(stores: GatewayStores): Promise<void> {
+  await stores.cursorSecretShare?.close();
   await stores.limiter.close();
   await stores.keyStore.close();
 }

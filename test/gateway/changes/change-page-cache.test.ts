@@ -13,6 +13,7 @@ import { createGatewayLogger } from '../../../gateway/observability/gateway-logg
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 describe('change-feed page cache', () => {
   let server: Server;
@@ -32,7 +33,7 @@ describe('change-feed page cache', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-change-cache-001'),
+      cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-change-cache-001')),
       log: createGatewayLogger({ level: 'silent' }),
     });
     server = createServer(listener);
