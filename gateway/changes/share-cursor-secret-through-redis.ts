@@ -26,7 +26,7 @@ export interface ShareCursorSecretOptions {
   readonly onError?: (error: Error) => void;
 }
 
-/** A running share; `close` ends it. */
+/** A running share; `close` ends it at once. */
 export interface CursorSecretShare {
   /** Settles once the first exchange with Redis succeeded or failed, or after about twice the timeout. */
   readonly firstExchange: Promise<void>;
@@ -94,12 +94,13 @@ export function shareCursorSecretThroughRedis(options: ShareCursorSecretOptions)
     get shared() {
       return shared;
     },
-    close: async () => {
+    close: () => {
       clearInterval(recheck);
       clearTimeout(firstTimer);
       settleFirst();
-      if (redis.status === 'ready') await redis.quit().catch(() => undefined);
+      // No QUIT: nothing is left to flush, and a stalled Redis would hold a shutdown for the reply timeout.
       redis.disconnect();
+      return Promise.resolve();
     },
   };
 }
