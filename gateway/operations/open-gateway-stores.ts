@@ -22,19 +22,20 @@ export const CURSOR_MISMATCH_LOG_INTERVAL_MS = 60_000;
 /** Where the cursor secret came from: the flag, the PostgreSQL key store, Redis, or this process alone. */
 export type CursorSecretSource = 'flag' | 'postgres' | 'redis' | 'process';
 
-/** The gateway's open stores; the caller closes `keyStore` and `limiter` on shutdown. */
+/** The gateway's open stores; the caller closes `keyStore`, `limiter` and `cursorSecretShare` on shutdown. */
 export interface GatewayStores {
   readonly keyStore: KeyStore;
   readonly keyStorageScheme: KeyStoreScheme;
   readonly cursorKeys: CursorKeyring;
-  /** The sharing of the cursor secret through Redis, when it is shared there; closed with the others. */
+  /** The sharing of the cursor secret through Redis, when it is shared there. */
   readonly cursorSecretShare: CursorSecretShare | undefined;
   readonly limiter: RateLimiter;
 }
 
-/** Opens the key store, settles the cursor secret and picks the limit storage named by `config`; the caller closes `cursorSecretShare` too. */
+/** Opens the key store, settles the cursor secret and picks the limit storage named by `config`. */
 export async function openGatewayStores(config: GatewayConfig, log: GatewayLogger, now: () => number): Promise<GatewayStores> {
   let keys: OpenedKeyStore | undefined;
+  let limiter: RateLimiter | undefined;
   try {
     keys = await openKeyStoreAt(config.keys, {
       now: () => new Date(now()),
@@ -52,7 +53,7 @@ export async function openGatewayStores(config: GatewayConfig, log: GatewayLogge
     // The flag wins; else a shared store's secret, so a cursor issued by one host pages on every other.
     const fromKeys = config.cursorSecret === undefined ? await keys.sharedSecret?.('change-feed cursor') : undefined;
     const source: CursorSecretSource = config.cursorSecret !== undefined ? 'flag' : fromKeys !== undefined ? 'postgres' : config.redisUrl !== undefined ? 'redis' : 'process';
-    const limiter = config.redisUrl === undefined
+    limiter = config.redisUrl === undefined
       ? new MemoryRateLimiter({ limits: config.limits, now })
       // Loaded only when used: ioredis alone is a noticeable share of start-up (so is prom-client, in start-gateway.ts).
       : new (await import('../limits/redis-rate-limiter.ts')).RedisRateLimiter({ url: config.redisUrl, limits: config.limits, now, onError: (error) => log.error(`redis: ${error.message}`) });
@@ -69,6 +70,7 @@ export async function openGatewayStores(config: GatewayConfig, log: GatewayLogge
     log.info({ cursorSecretId: cursorKeys.signing.id, cursorSecretSource: source }, `change-feed cursors are signed under cursor secret ${cursorKeys.signing.id} (${words})`);
     return { keyStore: keys.store, keyStorageScheme: keys.scheme, cursorKeys, cursorSecretShare, limiter };
   } catch (error) {
+    await limiter?.close();
     await keys?.store.close();
     throw error;
   }
