@@ -26,6 +26,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AccessDependencies } from './access/licensed-access.ts';
 import { publicAccess } from './access/public-access.ts';
+import type { CursorKeyring } from './changes/cursor-keyring.ts';
 import { ApiError } from './http/api-error.ts';
 import type { GatewayState } from './http/gateway-state.ts';
 import { renderErrors, type ErrorLogger } from './http/render-errors.ts';
@@ -60,8 +61,8 @@ export interface AppDependencies extends AccessDependencies {
   infrastructure: Infrastructure;
   /** Take client addresses from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
-  /** Secret that signs change-feed cursors. */
-  cursorSecret: Buffer;
+  /** The secrets that sign and verify change-feed cursors. */
+  cursorKeys: CursorKeyring;
   /** Request lines and unexpected errors go here; tests pass a silent or capturing logger. */
   log: GatewayLogger;
   /** Prometheus metrics, when the admin port is on. */
@@ -147,7 +148,7 @@ function composeRoutes(deps: AppDependencies, shared: SharedParts): RouteChain[]
     lookupKeyAtOnce: deps.lookupKey,
     programBodies: shared.programBodies,
     changePageBytes: shared.changePageBytes,
-    cursorSecret: deps.cursorSecret,
+    cursorKeys: deps.cursorKeys,
     infrastructure: deps.infrastructure,
     isDraining: deps.isDraining ?? (() => false),
     openApiDocument: buildOpenApiDocument(routes),

@@ -99,10 +99,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     throw made.error;
   }
   const { snapshots, stores, metrics, encodings, listener } = made.value;
-  const { keyStore, keyStorageScheme, limiter } = stores;
-  if (config.redisUrl !== undefined && config.cursorSecret === undefined && keyStorageScheme === 'sqlite') {
-    log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
-  }
+  const { keyStore, limiter, cursorSecretShare } = stores;
 
   // A listener that cannot bind must not leave the stores open (a Redis or PostgreSQL connection keeps the
   // process alive): they are closed before the failure is reported, so a refused start ends.
@@ -137,7 +134,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     reload: (trigger = 'reload') => reloader.reload(trigger),
     close: (drainOptions = {}) => {
       watch.close();
-      return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, keyStore, snapshots }, drainOptions);
+      return shutdownGateway({ shutdown, drain, reloadsSettled: reloader.settled, metricsServer, limiter, cursorSecretShare, keyStore, snapshots }, drainOptions);
     },
   };
 }
@@ -168,7 +165,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
   const snapshots = new SnapshotHolder(snapshot);
   const stores = await openGatewayStores(config, log, now);
   try {
-    const { keyStore, keyStorageScheme, cursorSecret, limiter } = stores;
+    const { keyStore, keyStorageScheme, cursorKeys, limiter } = stores;
     // Loaded only when used, like ioredis: prom-client is a noticeable share of start-up.
     const metrics = config.metricsPort === undefined ? undefined : (await import('./observability/gateway-metrics.ts')).createGatewayMetrics({ revision: () => snapshots.current.revision });
     // The served snapshot's compressed bodies: made here so that they are the gateway's to drop and wait on.
@@ -191,7 +188,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
         keyStorageScheme,
       },
       trustProxy: config.trustProxy,
-      cursorSecret,
+      cursorKeys,
       log,
       metrics,
       isDraining: context.isDraining,
@@ -211,7 +208,7 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
  */
 async function closeStores(stores: GatewayStores, log: GatewayLog): Promise<void> {
   // Side by side, so that one store that hangs does not keep the other open.
-  const closing = Promise.allSettled([stores.limiter.close(), stores.keyStore.close()]).then((outcomes) => {
+  const closing = Promise.allSettled([stores.cursorSecretShare?.close(), stores.limiter.close(), stores.keyStore.close()]).then((outcomes) => {
     for (const outcome of outcomes) if (outcome.status === 'rejected') log.error({ err: outcome.reason }, 'closing a store after a failed start failed');
   });
   await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, FAILED_START_CLOSE_MS).unref())]);

@@ -32,6 +32,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   ARTIFACT_UNAVAILABLE: 'the requested report artifact is not available in the served revision',
   DATASET_UNAVAILABLE: 'the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place',
   CHANGE_FEED_BEHIND_CURSOR: 'the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway\'s newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk',
+  CURSOR_SECRET_MISMATCH: 'the cursor was issued by another gateway behind the same address, signed under a cursor secret this gateway does not hold: a deployment fault, not the client\'s (the gateway logs it); retry the same request after `Retry-After` (another gateway may accept it), never restart the walk',
   SHUTTING_DOWN: 'only from the `/readyz` probe: this gateway is draining before it exits; load balancers send new requests elsewhere',
   INTERNAL_ERROR: 'an unexpected failure; it is logged with the request ID and never detailed to the client',
 };
@@ -67,5 +68,6 @@ export const ERROR_CODE_STATUS: Readonly<Record<ErrorCode, number>> = {
   ARTIFACT_UNAVAILABLE: 503,
   DATASET_UNAVAILABLE: 503,
   CHANGE_FEED_BEHIND_CURSOR: 503,
+  CURSOR_SECRET_MISMATCH: 503,
   SHUTTING_DOWN: 503,
 };

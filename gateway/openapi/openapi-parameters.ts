@@ -110,7 +110,7 @@ export const openApiParameters = {
     name: 'cursor',
     in: 'query',
     required: false,
-    description: 'The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). Cursors hold event ids, not the revision, so they survive dataset updates.',
+    description: 'The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). A sound cursor signed under a cursor secret this gateway does not hold is a 503 `CURSOR_SECRET_MISMATCH` (a deployment fault; retry it unchanged). Cursors hold event ids, not the revision, so they survive dataset updates.',
     schema: { type: 'string', minLength: 1, maxLength: 1024 },
   },
 } as const;

@@ -2,6 +2,7 @@
  * Graceful shutdown of a started gateway: abandons a reload in progress, drains the listener (readiness
  * fails, in-flight requests complete with `Connection: close`), then releases every resource in turn.
  */
+import type { CursorSecretShare } from '../changes/share-cursor-secret-through-redis.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { MetricsServer } from '../observability/metrics-server.ts';
 import type { KeyStore } from '../keys/key-store.ts';
@@ -20,6 +21,7 @@ export interface GatewayResources {
   readonly reloadsSettled: () => Promise<unknown>;
   readonly metricsServer: MetricsServer | undefined;
   readonly limiter: RateLimiter;
+  readonly cursorSecretShare: CursorSecretShare | undefined;
   readonly keyStore: KeyStore;
   readonly snapshots: SnapshotHolder;
 }
@@ -30,6 +32,7 @@ export async function shutdownGateway(resources: GatewayResources, drainOptions:
   const outcome = await resources.drain.drain({ ...DEFAULT_DRAIN, ...drainOptions });
   await resources.reloadsSettled();
   await resources.metricsServer?.close();
+  await resources.cursorSecretShare?.close();
   await resources.limiter.close();
   await resources.keyStore.close();
   resources.snapshots.close();

@@ -23,6 +23,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ScopeRule } from '../access/licensed-access.ts';
 import { decodeChangeCursor, encodeChangeCursor } from '../changes/change-cursor.ts';
+import type { CursorKeyring } from '../changes/cursor-keyring.ts';
 import { changeFeedCity } from '../changes/change-feed-city.ts';
 import { CHANGE_SKIPPED_NOTE, changeFeedEnvelope } from '../changes/change-feed-envelope.ts';
 import { createChangeQueryMemo } from '../changes/change-query-memo.ts';
@@ -39,17 +40,22 @@ import type { RouteHandlerFactory } from './route-entry.ts';
 /** Seconds a client waits before retrying a cursor this gateway is behind: about one host's turn in a rolling deploy. */
 export const BEHIND_CURSOR_RETRY_SECONDS = 5;
 
+/** Seconds a client waits before retrying a cursor signed under a secret this gateway lacks: a balancer's next pick may be its issuer. */
+export const CURSOR_SECRET_MISMATCH_RETRY_SECONDS = 5;
+
 /** Trial keys must name one of their cities in `city` (spec 5.6); the slug is checked before metering. */
 export const CHANGE_FEED_SCOPE: ScopeRule = { city: (request) => changeFeedCity(parseQuery(request.querystring)), trialCityRequired: true };
 
 /** The change feed's handler, with its page cache. */
 export const changeFeedHandler: RouteHandlerFactory = (deps) => {
 
-  // A page is a function of the revision and the query alone (the snapshot never changes, and the cursor
-  // secret is fixed for the process): polling clients asking the same page get the stored bytes. A query
-  // that fails (a bad cursor, an unknown city) throws before anything is stored.
+  // A page is a function of the revision and the query alone (the snapshot never changes, and the signing
+  // secret changes only by adoption, which empties the store): polling clients asking the same page get the
+  // stored bytes. A query that fails (a bad cursor, an unknown city) throws before anything is stored.
   const pages = new LRUCache<string, Buffer>({ maxSize: deps.changePageBytes, sizeCalculation: (body, key) => body.length + key.length + ENTRY_OVERHEAD_BYTES });
   deps.onSnapshotFault(() => pages.clear());
+  // A stored page's nextCursor is signed under the secret of its day; new pages carry the adopted one.
+  deps.cursorKeys.onAdopt(() => pages.clear());
 
   // Each query text is parsed once, and its page key made once per revision (change-query-memo.ts).
   const readQuery = createChangeQueryMemo();
@@ -72,7 +78,7 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
     }
     // A first page freezes the newest id as the walk's bound (rule 3); later pages carry it in the cursor.
     const maxId = snapshot.maxChangeId();
-    const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorSecret);
+    const position = query.cursor === undefined ? { snapshotMaxId: maxId, beforeId: maxId + 1 } : resume(query, query.cursor, deps.cursorKeys);
     if (position.snapshotMaxId > maxId) {
       throw new ApiError(503, 'CHANGE_FEED_BEHIND_CURSOR', `this cursor was issued by a newer revision than ${snapshot.revision}, which holds events up to ${maxId} only; retry the same request`, { retryAfter: BEHIND_CURSOR_RETRY_SECONDS });
     }
@@ -80,7 +86,7 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
       readChangePage((pageRequest) => snapshot.changes(pageRequest), { ...position, city: query.city, sinceMillis: query.sinceMillis, limit: query.limit }),
     );
     const nextCursor = page.hasMore
-      ? encodeChangeCursor({ snapshotMaxId: position.snapshotMaxId, beforeId: page.resumeBeforeId, since: query.since, city: query.city ?? null }, deps.cursorSecret)
+      ? encodeChangeCursor({ snapshotMaxId: position.snapshotMaxId, beforeId: page.resumeBeforeId, since: query.since, city: query.city ?? null }, deps.cursorKeys.signing)
       : null;
     const body = changeFeedEnvelope({
       bodies: page.changes.map((change) => change.body),
@@ -98,9 +104,14 @@ export const changeFeedHandler: RouteHandlerFactory = (deps) => {
   return Object.assign(handle, { atHand });
 };
 
-function resume(query: ChangeQuery, text: string, secret: Buffer): { snapshotMaxId: number; beforeId: number } {
-  const cursor = decodeChangeCursor(text, secret);
-  if (!cursor) throw new ApiError(400, 'INVALID_CURSOR', 'query parameter cursor is not a cursor this service issued');
+function resume(query: ChangeQuery, text: string, keys: CursorKeyring): { snapshotMaxId: number; beforeId: number } {
+  const decoded = decodeChangeCursor(text, keys.held);
+  if (decoded.kind === 'unknown-secret') {
+    keys.noteUnknownSecret(decoded.secretId);
+    throw new ApiError(503, 'CURSOR_SECRET_MISMATCH', `this cursor was signed by another gateway of this service under cursor secret ${decoded.secretId}, which this gateway does not hold: a deployment fault, not the client's; retry the same request`, { retryAfter: CURSOR_SECRET_MISMATCH_RETRY_SECONDS });
+  }
+  if (decoded.kind === 'invalid') throw new ApiError(400, 'INVALID_CURSOR', 'query parameter cursor is not a cursor this service issued');
+  const { cursor } = decoded;
   // Spec 4.3 rule 1: a walk keeps its since and city; another pair would silently skip or repeat events.
   if (cursor.since !== query.since || cursor.city !== (query.city ?? null)) {
     throw new ApiError(400, 'INVALID_CURSOR', 'this cursor belongs to a walk with another since or city; send both unchanged on every page');

@@ -1,5 +1,6 @@
 /** What route handlers are given; everything a handler touches comes in through here. */
 import type { AccessDependencies } from '../access/licensed-access.ts';
+import type { CursorKeyring } from '../changes/cursor-keyring.ts';
 import type { ProgramBodies } from '../programs/program-bodies.ts';
 import type { Infrastructure } from '../readiness/evaluate-readiness.ts';
 
@@ -15,8 +16,8 @@ export interface RouteDependencies {
   programBodies: ProgramBodies;
   /** Bytes of change-feed pages to keep (gateway/programs/cache-budget.ts). */
   changePageBytes: number;
-  /** Secret that signs change-feed cursors. */
-  cursorSecret: Buffer;
+  /** The secrets that sign and verify change-feed cursors. */
+  cursorKeys: CursorKeyring;
   infrastructure: Infrastructure;
   /** True once the gateway drains before exit; the readiness probe then answers 503. */
   isDraining: () => boolean;

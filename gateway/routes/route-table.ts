@@ -343,10 +343,12 @@ export const ROUTE_TABLE: RouteTable = [
         'Pagination: while `hasMore` is true, send `nextCursor` as `cursor` with the same `since` and `city`. A page may hold no events yet have `hasMore` true (it advanced past withheld events); stop only when `hasMore` is false. The first page freezes `snapshotMaxId`; later inserts, backdated ones included, appear only to a new first-page request.',
         'Change rows carry no scope field: reconcile each `programId` with the scoped program endpoint before downstream use.',
         'During a rolling deploy a cursor may reach a gateway still serving an older revision, whose newest event is below the cursor\'s `snapshotMaxId`: it answers 503 `CHANGE_FEED_BEHIND_CURSOR` with `Retry-After`, never a page that would skip events. Retry the same request; a cursor from an older revision keeps working on a newer one.',
+        'A cursor names the secret it was signed under. One that reaches a gateway not holding that secret (gateways behind one address that do not share it: a deployment fault) is a 503 `CURSOR_SECRET_MISMATCH` with `Retry-After`, not a 400: the cursor is sound and another gateway may accept it. Retry the same request; never restart the walk.',
       ].join('\n\n'),
       parameters: ['Since', 'Limit', 'ChangeCity', 'Cursor'],
       scopeRefusals: ['API_TRIAL_CITY_FORBIDDEN'],
-      unavailable: ['DATASET_UNAVAILABLE', 'CHANGE_FEED_BEHIND_CURSOR'], // the snapshot, change-feed storage included; a cursor from a newer revision
+      // The snapshot, change-feed storage included; a cursor from a newer revision; one under another gateway's secret.
+      unavailable: ['DATASET_UNAVAILABLE', 'CHANGE_FEED_BEHIND_CURSOR', 'CURSOR_SECRET_MISMATCH'],
       ok: { description: 'One page of the change feed.', schema: 'ChangeFeed' },
       responses: {
         '400': ownBadRequest(

@@ -308,6 +308,8 @@ export interface paths {
          *
          *     During a rolling deploy a cursor may reach a gateway still serving an older revision, whose newest event is below the cursor's `snapshotMaxId`: it answers 503 `CHANGE_FEED_BEHIND_CURSOR` with `Retry-After`, never a page that would skip events. Retry the same request; a cursor from an older revision keeps working on a newer one.
          *
+         *     A cursor names the secret it was signed under. One that reaches a gateway not holding that secret (gateways behind one address that do not share it: a deployment fault) is a 503 `CURSOR_SECRET_MISMATCH` with `Retry-After`, not a 400: the cursor is sound and another gateway may accept it. Retry the same request; never restart the walk.
+         *
          *     Requires `X-Api-Key`. Metered per key under its tier's minute and day windows; 400, 401 and 403 refusals before the key is accepted are metered per client address under the public limit, never against a key.
          */
         get: operations["listChanges"];
@@ -1003,7 +1005,7 @@ export interface components {
         Limit: number;
         /** @description Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 400 `UNKNOWN_CITY` (the feed is filtered by the city, not the city itself: spec 7 files an invalid city slug here under 400). Keep it identical on every page. */
         ChangeCity: string;
-        /** @description The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). Cursors hold event ids, not the revision, so they survive dataset updates. */
+        /** @description The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). A sound cursor signed under a cursor secret this gateway does not hold is a 503 `CURSOR_SECRET_MISMATCH` (a deployment fault; retry it unchanged). Cursors hold event ids, not the revision, so they survive dataset updates. */
         Cursor: string;
     };
     requestBodies: never;
@@ -2397,7 +2399,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Restrict the feed to one licensed live city; an empty value counts as absent. Required for trial keys (400 `API_TRIAL_CITY_REQUIRED` if omitted) and must then be on the allowlist (403 `API_TRIAL_CITY_FORBIDDEN`). A repeated or malformed slug is a 400 `INVALID_CITY_SLUG` for every tier; a well-formed slug that is not a licensed live city is a 400 `UNKNOWN_CITY` (the feed is filtered by the city, not the city itself: spec 7 files an invalid city slug here under 400). Keep it identical on every page. */
                 city?: components["parameters"]["ChangeCity"];
-                /** @description The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). Cursors hold event ids, not the revision, so they survive dataset updates. */
+                /** @description The opaque `nextCursor` of the previous page. A cursor that is empty, repeated, malformed, forged, or sent with a different `since` or `city` is a 400 `INVALID_CURSOR` (an empty cursor never silently restarts the walk). A sound cursor signed under a cursor secret this gateway does not hold is a 503 `CURSOR_SECRET_MISMATCH` (a deployment fault; retry it unchanged). Cursors hold event ids, not the revision, so they survive dataset updates. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
@@ -2512,6 +2514,7 @@ export interface operations {
              *     - `RATE_LIMIT_STORAGE_UNAVAILABLE`: rate-limit storage cannot be reached; licensed routes fail closed.
              *     - `DATASET_UNAVAILABLE`: the served snapshot file stopped verifying (changed, copied over, truncated or deleted in place) or cannot be read (change-feed storage included), or a document the served revision should hold is missing; retry after `Retry-After`: the gateway serves again, with no restart, once a file that verifies is in place.
              *     - `CHANGE_FEED_BEHIND_CURSOR`: the cursor was issued by a newer revision (its `snapshotMaxId` is above this gateway's newest event), as during a rolling deploy; retry the same request after `Retry-After`, never restart the walk.
+             *     - `CURSOR_SECRET_MISMATCH`: the cursor was issued by another gateway behind the same address, signed under a cursor secret this gateway does not hold: a deployment fault, not the client's (the gateway logs it); retry the same request after `Retry-After` (another gateway may accept it), never restart the walk.
              */
             503: {
                 headers: {
@@ -2531,7 +2534,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {unknown} */
-                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE" | "CHANGE_FEED_BEHIND_CURSOR";
+                        code: "AUTH_STORAGE_UNAVAILABLE" | "RATE_LIMIT_STORAGE_UNAVAILABLE" | "DATASET_UNAVAILABLE" | "CHANGE_FEED_BEHIND_CURSOR" | "CURSOR_SECRET_MISMATCH";
                     };
                 };
             };

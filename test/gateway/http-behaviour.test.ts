@@ -16,6 +16,7 @@ import { buildTestSnapshot, startTestGateway, type TestGateway } from '../suppor
 import type { CityCounts, CityList } from '../../build/contract/city-schema.ts';
 import type { Health } from '../../build/contract/health-schema.ts';
 import type { Readiness } from '../../build/contract/readiness-schema.ts';
+import { CursorKeyring } from '../../gateway/changes/cursor-keyring.ts';
 
 describe('conditional GET on the ETag allowlist', () => {
   let gateway: TestGateway;
@@ -114,7 +115,7 @@ describe('deprecation headers', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-deprecation-0001'),
+      cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-deprecation-0001')),
       log: createGatewayLogger({ level: 'silent' }),
       // Deprecations are declared by the route table's entries; these are on a copy of it.
       routes: ROUTE_TABLE.map((route) => {

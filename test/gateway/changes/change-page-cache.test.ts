@@ -13,11 +13,13 @@ import { createGatewayLogger } from '../../../gateway/observability/gateway-logg
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 describe('change-feed page cache', () => {
   let server: Server;
   let url: string;
   let reads = 0;
+  const keyring = new CursorKeyring(Buffer.from('test-secret-for-change-cache-001'));
   const inner = openSnapshot(buildTestSnapshot());
   before(async () => {
     const counted = Object.create(inner) as Snapshot;
@@ -32,7 +34,7 @@ describe('change-feed page cache', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-change-cache-001'),
+      cursorKeys: keyring,
       log: createGatewayLogger({ level: 'silent' }),
     });
     server = createServer(listener);
@@ -66,6 +68,17 @@ describe('change-feed page cache', () => {
     const readsAfterSecond = reads;
     assert.equal((await get(`since=2026-01-01&limit=1&cursor=${encodeURIComponent(cursor)}`)).text, second.text);
     assert.equal(reads, readsAfterSecond);
+  });
+
+  it('forgets stored pages when the keyring adopts a secret, so later pages carry cursors under the adopted one', async () => {
+    const before = await get('since=2026-01-02&limit=1');
+    const cursor = (JSON.parse(before.text) as { nextCursor: string }).nextCursor;
+    assert.ok(cursor.startsWith(`${keyring.signing.id}.`));
+    keyring.adopt(Buffer.from('test-secret-adopted-by-the-cache'));
+    const after = await get('since=2026-01-02&limit=1');
+    assert.ok((JSON.parse(after.text) as { nextCursor: string }).nextCursor.startsWith(`${keyring.signing.id}.`), after.text);
+    // The cursor signed before the adoption still pages here.
+    assert.equal((await get(`since=2026-01-02&limit=1&cursor=${encodeURIComponent(cursor)}`)).status, 200);
   });
 
   it('still refuses what must be refused', async () => {

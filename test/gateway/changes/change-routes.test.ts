@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { changeFeedSchema } from '../../../build/contract/change-feed-schema.ts';
 import { CHANGE_SCOPE_NOTE } from '../../../gateway/changes/change-feed-envelope.ts';
+import { CURSOR_SECRET_MISMATCH_RETRY_SECONDS } from '../../../gateway/routes/change-routes.ts';
 import { assertMatchesSchema } from '../../support/contract-validators.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import type { ChangeFeed } from '../../../build/contract/change-feed-schema.ts';
@@ -105,7 +106,7 @@ describe('GET /api/changes', () => {
     });
   }
 
-  it('refuses a cursor reused with another since or city, and one signed by another gateway', async () => {
+  it('refuses a cursor reused with another since or city, and answers one signed by another gateway\'s secret as a deployment fault', async () => {
     const { body } = await feed('since=2026-01-01&limit=1&city=beta');
     assert.ok(body.nextCursor);
     const cursor = encodeURIComponent(body.nextCursor);
@@ -120,7 +121,11 @@ describe('GET /api/changes', () => {
     const other = await startTestGateway({ flags: { cursorSecret: 'a different cursor secret' } });
     try {
       const response = await other.get(`/api/changes?since=2026-01-01&limit=1&city=beta&cursor=${cursor}`, { key: other.keys.commercial });
-      assert.equal(response.status, 400);
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('retry-after'), String(CURSOR_SECRET_MISMATCH_RETRY_SECONDS));
+      const refusal = (await response.json()) as ApiErrorBody;
+      assert.equal(refusal.code, 'CURSOR_SECRET_MISMATCH');
+      assertMatchesSchema('apiError', refusal, 'CURSOR_SECRET_MISMATCH');
     } finally {
       await other.close();
     }

@@ -20,6 +20,7 @@ import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { startFastAndKoaGateways, type FastAndKoaGateways, type KeyName } from '../../support/fast-and-koa-gateways.ts';
 import { captureLogger } from '../observability/capture-logger.ts';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 // Frozen, so both gateways see the same windows and every rate-limit header can be compared exactly.
 const NOW = Date.parse('2026-11-21T12:00:30.000Z');
@@ -186,7 +187,7 @@ describe('program fast path failures', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-fast-path-000001'),
+      cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-fast-path-000001')),
       log: captured.log,
     });
     server = createServer(listener);

@@ -11,6 +11,7 @@ import { createGatewayMetrics, type GatewayMetrics } from '../../../gateway/obse
 import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot, GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 /** One sample of the text format: name, labels and value. */
 interface Sample {
@@ -181,7 +182,7 @@ describe('storage faults', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: true, rateLimitStorageScheme: 'redis', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-metrics-00000001'),
+      cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-metrics-00000001')),
       log: createGatewayLogger({ level: 'silent' }),
       metrics,
     });

@@ -11,6 +11,7 @@ import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { captureLogger, type CapturedLog } from './capture-logger.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 const LEVEL = { info: 30, error: 50 } as const;
 
@@ -157,7 +158,7 @@ describe('unexpected errors', () => {
       now: Date.now,
       infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
       trustProxy: false,
-      cursorSecret: Buffer.from('test-secret-for-logging-00000001'),
+      cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-logging-00000001')),
       log: captured.log,
     });
     server = createServer(listener);

@@ -31,6 +31,7 @@ import { openSnapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { captureLogger } from '../observability/capture-logger.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 const INFRASTRUCTURE = { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false } as const;
 
@@ -41,7 +42,7 @@ function routeDependencies(routes: RouteTable): RouteDependencies {
     access: { lookupKey: () => ({ kind: 'missing' }) as never, limiter, now: Date.now },
     programBodies: createProgramBodies(createCollectionFilter(budget), budget),
     changePageBytes: budget.changePageBytes,
-    cursorSecret: Buffer.from('route-table-test-secret-00000001'),
+    cursorKeys: new CursorKeyring(Buffer.from('route-table-test-secret-00000001')),
     infrastructure: INFRASTRUCTURE,
     isDraining: () => false,
     openApiDocument: buildOpenApiDocument(routes),
@@ -184,7 +185,7 @@ describe('adding a route: one table entry and one handler', () => {
         now: Date.now,
         infrastructure: INFRASTRUCTURE,
         trustProxy: false,
-        cursorSecret: Buffer.from('route-table-test-secret-00000001'),
+        cursorKeys: new CursorKeyring(Buffer.from('route-table-test-secret-00000001')),
         log: logs[mode].log,
         routes,
       };

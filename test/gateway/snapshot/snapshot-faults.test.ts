@@ -24,6 +24,7 @@ import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snap
 import { createSnapshotReloader } from '../../../gateway/snapshot/reload-snapshot.ts';
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
 
 const silent = createGatewayLogger({ level: 'silent' });
 let dir: string;
@@ -43,7 +44,7 @@ function listenerFor(snapshots: SnapshotHolder, encodings?: EncodedBodies) {
     now: Date.now,
     infrastructure: { sharedRateLimitStorage: false, rateLimitStorageScheme: 'memory', trustedOriginProxyConfigured: false },
     trustProxy: false,
-    cursorSecret: Buffer.from('test-secret-for-snapshot-faults1'),
+    cursorKeys: new CursorKeyring(Buffer.from('test-secret-for-snapshot-faults1')),
     log: silent,
   });
 }
