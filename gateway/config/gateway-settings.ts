@@ -6,10 +6,10 @@
 
 /** One setting. `kind` decides how its text is parsed. */
 export interface GatewaySetting {
-  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort' | 'cacheMb';
+  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort' | 'cacheMb' | 'maxConnections';
   flag: string;
   env: string;
-  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level' | 'megabytes';
+  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level' | 'megabytes' | 'count';
   default: string | undefined;
   help: string;
 }
@@ -26,5 +26,6 @@ export const GATEWAY_SETTINGS = [
   { name: 'cursorSecret', flag: '--cursor-secret <text>', env: 'HRA_CURSOR_SECRET', kind: 'secret', default: undefined, help: 'secret signing change-feed cursors (default: kept in a postgres:// key store and shared by every gateway on it; random per process with a SQLite key store)' },
   { name: 'logLevel', flag: '--log-level <level>', env: 'HRA_LOG_LEVEL', kind: 'level', default: 'info', help: 'least severe log line written to stderr: trace, debug, info, warn, error, fatal or silent' },
   { name: 'cacheMb', flag: '--cache-mb <n>', env: 'HRA_CACHE_MB', kind: 'megabytes', default: '48', help: 'memory for cached response bodies and record lists, in MiB (1 to 65536); the process needs about 100 MB besides' },
+  { name: 'maxConnections', flag: '--max-connections <n>', env: 'HRA_MAX_CONNECTIONS', kind: 'count', default: undefined, help: 'most open client connections, 1 to 1000000 (default: the open-file soft limit, ulimit -n, less 64 and 4 per core, keeping at least half); one more closes the oldest connection that has sent no request yet, else the longest idle between requests, or itself when every connection has a request in progress' },
   { name: 'metricsPort', flag: '--metrics-port <n>', env: 'HRA_METRICS_PORT', kind: 'port', default: undefined, help: 'serve Prometheus metrics at GET /metrics on this port of the same host (off when unset; 0 picks a free one)' },
 ] as const satisfies readonly GatewaySetting[];
