@@ -17,6 +17,8 @@ import { publishTwoRevisions, type TwoRevisions } from './serve-process.ts';
 /** Within this a legitimate request must be answered, flood or not (issue 33). */
 const SERVED_WITHIN_MS = 1_000;
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Idle sockets (connected, silent) opened by the flood, and how many the server has closed. */
 interface Flood {
   readonly sockets: Socket[];
@@ -26,7 +28,8 @@ interface Flood {
   stop(): void;
 }
 
-function flood(port: number, count: number): Flood {
+/** Opens `count` idle sockets, 100 every 10 ms (faster would overflow the listen backlog into SYN retries). */
+async function flood(port: number, count: number): Promise<Flood> {
   const sockets: Socket[] = [];
   let closed = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -36,7 +39,10 @@ function flood(port: number, count: number): Flood {
     socket.on('close', () => (closed += 1));
     sockets.push(socket);
   };
-  for (let index = 0; index < count; index++) open();
+  for (let index = 0; index < count; index++) {
+    open();
+    if (index % 100 === 99) await sleep(10);
+  }
   return {
     sockets,
     closed: () => closed,
@@ -66,7 +72,6 @@ function timedGet(url: string, agent: Agent | false): Promise<{ status: number; 
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -112,10 +117,10 @@ describe('--max-connections 50 against 200 idle sockets (in process)', () => {
     const established = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       assert.equal((await timedGet(`${url}/api/sample`, established)).status, 200);
-      const sockets = flood(Number(new URL(url).port), 200);
+      const sockets = await flood(Number(new URL(url).port), 200);
       try {
         await until('every flood socket connected or closed', () => sockets.sockets.every((socket) => !socket.connecting));
-        await until('150 flood sockets closed by the gateway', () => sockets.closed() >= 150, 2_000);
+        await until('150 flood sockets closed by the gateway', () => sockets.closed() >= 150, 10_000);
         const { connections } = gateway.gateway;
         assert.ok(connections.open <= 50, `${connections.open} open`);
         sockets.keepGoing(30);
@@ -157,7 +162,7 @@ describe('the default cap from a lowered ulimit -n (a real hra serve)', () => {
 
       const established = new Agent({ keepAlive: true, maxSockets: 1 });
       assert.equal((await timedGet(`${url}/api/sample`, established)).status, 200);
-      const sockets = flood(Number(new URL(url).port), 2_000);
+      const sockets = await flood(Number(new URL(url).port), 2_000);
       try {
         await until('every flood socket connected or closed', () => sockets.sockets.every((socket) => !socket.connecting), 30_000);
         // A backlog overflow makes some connects wait for the SYN retry (1 s, then 3 s...): allow for it.
