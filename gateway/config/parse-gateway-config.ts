@@ -1,11 +1,11 @@
 /** Parses the gateway settings once into a frozen object; a bad value fails start-up with a line naming it. */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describeUnknownKeyStoreScheme, isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
 import { LOG_LEVELS, type LogLevel } from '../observability/gateway-logger.ts';
-import { availableParallelism } from 'node:os';
 import { ASSUMED_DESCRIPTOR_LIMIT, defaultMaxConnections, readDescriptorLimit } from './default-max-connections.ts';
 import { GATEWAY_SETTINGS } from './gateway-settings.ts';
 

@@ -8,7 +8,8 @@
  * The responses in flight are tracked by the server's own response class rather than by a `request`
  * listener: a listener prepended to the app's made node copy the listener array at every request, and
  * each response carried a `close` listener and a Set entry. Here a response links itself into a list
- * when node makes it and unlinks when it emits `close`, with no allocation per request.
+ * when node makes it and unlinks when it emits `close`, with no allocation per request. The same two
+ * moments tell the connection cap (cap-connections.ts) when a connection has a request in progress.
  */
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
