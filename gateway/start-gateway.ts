@@ -12,6 +12,7 @@ import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
 import type { GatewayMetrics } from './observability/gateway-metrics.ts';
+import type { ConnectionCap } from './operations/cap-connections.ts';
 import type { DrainOptions, DrainOutcome } from './operations/drain-server.ts';
 import { listenGateway } from './operations/listen-gateway.ts';
 import { openGatewayStores, type GatewayStores } from './operations/open-gateway-stores.ts';
@@ -38,6 +39,8 @@ export interface RunningGateway {
   /** Base URL of the metrics admin server (`/metrics`), when `--metrics-port` is set. */
   readonly metricsUrl: string | undefined;
   readonly server: Server;
+  /** The cap on the server's open connections (`--max-connections`), with what it closed. */
+  readonly connections: ConnectionCap;
   readonly snapshots: SnapshotHolder;
   /**
    * The compressed (br, gzip) forms of the served snapshot's bodies: dropped on a swap, and by `drop()` when
@@ -108,7 +111,9 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     snapshots.close();
     throw error;
   };
-  const { server, drain, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
+  const { server, drain, connections, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
+  const { maxConnections, descriptorLimit } = config;
+  log.info({ maxConnections, descriptorLimit: descriptorLimit ?? null }, `at most ${maxConnections} open connections (${config.sources.maxConnections}; open-file limit ${descriptorLimit ?? 'unknown'})`);
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
@@ -126,6 +131,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     url,
     metricsUrl: metricsServer?.url,
     server,
+    connections,
     snapshots,
     encodings,
     get draining() {

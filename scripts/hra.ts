@@ -3,13 +3,17 @@
  * touches argv and the exit code; every subcommand lives in scripts/commands/ and registers itself here,
  * and run-cli.ts gives each the contract's failure behaviour (one stderr line, `--json` failure objects).
  *
- * `hra serve` starts hashing its snapshot before anything else is loaded: the two modules imported
- * statically here import nothing but node's own, and everything else (commander, the gateway: the larger
- * share of start-up) is imported after the hash is under way on every core (README "Operations").
+ * `hra serve` starts hashing its snapshot before anything else is loaded: the modules imported statically
+ * here import nothing but node's own, and everything else (commander, the gateway: the larger share of
+ * start-up) is imported after the hash is under way on every core (README "Operations").
  */
+import { readDescriptorLimit } from '../gateway/config/default-max-connections.ts';
 import { startSnapshotHash, type SnapshotHashInFlight } from '../gateway/snapshot/start-snapshot-hash.ts';
 import { servedDatasetPath } from './commands/served-dataset-path.ts';
+import { describeLoadFailure } from './describe-load-failure.ts';
 
+// Read now: once the module loader has run out of descriptors, reading it could fail as well.
+const descriptorLimit = readDescriptorLimit();
 const args = process.argv.slice(2);
 const dataset = servedDatasetPath(args, process.env);
 const snapshotHash: SnapshotHashInFlight | undefined = dataset === undefined ? undefined : startSnapshotHash(dataset);
@@ -28,6 +32,11 @@ try {
     else (await import('./commands/register-commands.ts')).registerCommands(program);
   }
   exitAfterFailure(await runCli(program, process.argv));
+} catch (error) {
+  // runCli reports every failure of a command itself: what arrives here is a module that did not load
+  // (a low `ulimit -n` makes the loader fail), which would otherwise end as an uncaught stack trace.
+  process.stderr.write(`hra: ${describeLoadFailure(error, descriptorLimit)}\n`);
+  process.exitCode = 1;
 } finally {
   // Taken over by the start-up check when serving; otherwise (a refused configuration) its workers stop here.
   snapshotHash?.release();

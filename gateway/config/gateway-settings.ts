@@ -6,10 +6,10 @@
 
 /** One setting. `kind` decides how its text is parsed. */
 export interface GatewaySetting {
-  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort' | 'cacheMb';
+  name: 'dataset' | 'keys' | 'port' | 'host' | 'redis' | 'trustProxy' | 'limits' | 'cursorSecret' | 'logLevel' | 'metricsPort' | 'cacheMb' | 'maxConnections';
   flag: string;
   env: string;
-  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level' | 'megabytes';
+  kind: 'path' | 'port' | 'host' | 'url' | 'boolean' | 'secret' | 'level' | 'megabytes' | 'count';
   default: string | undefined;
   help: string;
 }
@@ -27,4 +27,5 @@ export const GATEWAY_SETTINGS = [
   { name: 'logLevel', flag: '--log-level <level>', env: 'HRA_LOG_LEVEL', kind: 'level', default: 'info', help: 'least severe log line written to stderr: trace, debug, info, warn, error, fatal or silent' },
   { name: 'cacheMb', flag: '--cache-mb <n>', env: 'HRA_CACHE_MB', kind: 'megabytes', default: '48', help: 'MiB of cached response bodies and per-city record lists (30% unfiltered collections, 20% record lists, 15% filtered collections, 15% compressed (br, gzip) forms of bodies, 10% detail records, 10% change-feed pages), 1 to 65536; the process needs about 100 MB besides' },
   { name: 'metricsPort', flag: '--metrics-port <n>', env: 'HRA_METRICS_PORT', kind: 'port', default: undefined, help: 'serve Prometheus metrics at GET /metrics on this port of the same host; 0 picks a free one' },
+  { name: 'maxConnections', flag: '--max-connections <n>', env: 'HRA_MAX_CONNECTIONS', kind: 'count', default: undefined, help: 'most open client connections, 1 to 1000000 (default: the open-file soft limit, ulimit -n, less 64 and 4 per core, keeping at least half); one more closes the oldest connection that has sent no request yet, else the longest idle between requests, or itself when every connection has a request in progress' },
 ] as const satisfies readonly GatewaySetting[];

@@ -1,10 +1,12 @@
 /** Parses the gateway settings once into a frozen object; a bad value fails start-up with a line naming it. */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describeUnknownKeyStoreScheme, isPostgresUrl, normalizeKeyStoreLocation } from '../keys/key-store-url.ts';
 import { DEFAULT_LIMITS, parseLimitsFile, type LimitTable } from '../limits/limit-table.ts';
 import { LOG_LEVELS, type LogLevel } from '../observability/gateway-logger.ts';
+import { ASSUMED_DESCRIPTOR_LIMIT, defaultMaxConnections, readDescriptorLimit } from './default-max-connections.ts';
 import { GATEWAY_SETTINGS } from './gateway-settings.ts';
 
 /** The parsed, validated configuration of one gateway process. */
@@ -22,6 +24,10 @@ export interface GatewayConfig {
   readonly metricsPort: number | undefined;
   /** Bytes the response caches may hold together (gateway/programs/cache-budget.ts splits them). */
   readonly cacheBytes: number;
+  /** Most open client connections (gateway/operations/cap-connections.ts). */
+  readonly maxConnections: number;
+  /** The open-file soft limit read at start-up; undefined where it cannot be read (then 1,024 is assumed). */
+  readonly descriptorLimit: number | undefined;
   /** Where each value came from (`--port`, `HRA_PORT`, `default of --port`), so later failures can name it. */
   readonly sources: Readonly<Record<Setting['name'], string>>;
 }
@@ -33,11 +39,18 @@ export class ConfigError extends Error {
 
 type Setting = (typeof GATEWAY_SETTINGS)[number];
 
+/** What the process's defaults derive from; read from the running process unless given (tests). */
+export interface GatewayMachine {
+  /** The open-file soft limit (`ulimit -n`), or undefined when it cannot be read. */
+  readonly descriptorLimit: number | undefined;
+  readonly cores: number;
+}
+
 /**
  * Resolves each setting from `flags` (commander's option values), then `env`, then the default, and
  * validates it.
  */
-export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): GatewayConfig {
+export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>, machine?: GatewayMachine): GatewayConfig {
   const raw = (setting: Setting): { value: string | undefined; source: string } => {
     const flagValue = flags[setting.name];
     if (flagValue !== undefined) return { value: flagValue === true ? 'true' : String(flagValue), source: setting.flag.split(' ')[0] ?? setting.flag };
@@ -91,6 +104,14 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
   const cacheMb = Number(cache.value);
   if (!/^\d+$/.test(cache.value ?? '') || cacheMb < 1 || cacheMb > 65_536) throw new ConfigError(`${cache.source}: cache size must be an integer number of MiB from 1 to 65536, got ${JSON.stringify(cache.value)}`);
 
+  const connections = get('maxConnections');
+  const { descriptorLimit, cores } = machine ?? { descriptorLimit: readDescriptorLimit(), cores: availableParallelism() };
+  let maxConnections = defaultMaxConnections(descriptorLimit ?? ASSUMED_DESCRIPTOR_LIMIT, cores);
+  if (connections.value !== undefined) {
+    maxConnections = Number(connections.value);
+    if (!/^\d+$/.test(connections.value) || maxConnections < 1 || maxConnections > 1_000_000) throw new ConfigError(`${connections.source}: connection cap must be an integer from 1 to 1000000, got ${JSON.stringify(connections.value)}`);
+  }
+
   const keys = get('keys');
   if (keys.value === undefined || keys.value === '') throw new ConfigError(`${keys.source}: must be a key store file or a postgres:// URL`);
   const unknownScheme = describeUnknownKeyStoreScheme(keys.value);
@@ -114,6 +135,8 @@ export function parseGatewayConfig(flags: Readonly<Record<string, unknown>>, env
     logLevel,
     metricsPort,
     cacheBytes: cacheMb * 2 ** 20,
+    maxConnections,
+    descriptorLimit,
     sources: Object.freeze(Object.fromEntries(GATEWAY_SETTINGS.map((setting) => [setting.name, raw(setting).source])) as Record<Setting['name'], string>),
   });
 }

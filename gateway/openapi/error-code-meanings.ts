@@ -21,7 +21,7 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   API_TIER_FORBIDDEN: 'the national layer is reserved for paid tiers; trial keys are denied',
   NOT_FOUND: 'no such city, program or route in the licensed live scope; the reason is not revealed',
   METHOD_NOT_ALLOWED: 'a method other than GET or HEAD was used; the API is read-only',
-  MALFORMED_REQUEST: 'the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed',
+  MALFORMED_REQUEST: 'the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed',
   MALFORMED_URL: 'the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query',
   REQUEST_TIMEOUT: 'the request headers did not arrive within 10 seconds, or the whole request within 30; the connection is closed',
   URI_TOO_LONG: 'the request target (path and query) is longer than 8,192 characters',

@@ -8,10 +8,12 @@
  * The responses in flight are tracked by the server's own response class rather than by a `request`
  * listener: a listener prepended to the app's made node copy the listener array at every request, and
  * each response carried a `close` listener and a Set entry. Here a response links itself into a list
- * when node makes it and unlinks when it emits `close`, with no allocation per request.
+ * when node makes it and unlinks when it emits `close`, with no allocation per request. The same two
+ * moments tell the connection cap (cap-connections.ts) when a connection has a request in progress.
  */
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
+import { capConnections, type ConnectionCap } from './cap-connections.ts';
 
 /** How a drain ended. */
 export interface DrainOutcome {
@@ -47,6 +49,8 @@ export interface ServerDrain {
 export interface DrainableServer {
   readonly server: Server;
   readonly drain: ServerDrain;
+  /** The cap on open connections, which the responses tell when their connection is busy. */
+  readonly connections: ConnectionCap;
 }
 
 /** The state one server's responses share: the list of those in flight, and whether draining began. */
@@ -54,6 +58,7 @@ interface DrainState {
   draining: boolean;
   idleClosed: boolean;
   inFlight: number;
+  connections?: ConnectionCap;
   /** Sentinel of a circular doubly-linked list of the responses in flight. */
   readonly ring: { prev: Linked; next: Linked };
   server?: Server;
@@ -64,8 +69,8 @@ interface Linked {
   next: Linked;
 }
 
-/** Creates an HTTP server whose requests are tracked so that it can be drained. */
-export function createDrainableServer(options: ServerOptions, listener: RequestListener): DrainableServer {
+/** Creates an HTTP server whose requests are tracked so that it can be drained, holding at most `maxConnections` open. */
+export function createDrainableServer(options: ServerOptions, listener: RequestListener, maxConnections = Number.POSITIVE_INFINITY): DrainableServer {
   const ring = {} as { prev: Linked; next: Linked };
   ring.prev = ring;
   ring.next = ring;
@@ -73,7 +78,9 @@ export function createDrainableServer(options: ServerOptions, listener: RequestL
   const TrackedResponse = trackedResponseClass(state);
   const server = createServer({ ...options, ServerResponse: TrackedResponse as unknown as typeof ServerResponse<IncomingMessage> }, listener);
   state.server = server;
-  return { server, drain: drainHandle(server, state) };
+  const connections = capConnections(server, maxConnections);
+  state.connections = connections;
+  return { server, drain: drainHandle(server, state), connections };
 }
 
 /** The response class of one server: made by node for every request, before the `request` event. */
@@ -84,9 +91,12 @@ function trackedResponseClass(state: DrainState) {
     prev: Linked;
     next: Linked;
     #closed = false;
+    readonly #socket: Socket;
 
     constructor(request: IncomingMessage, options?: object) {
       super(request, options);
+      this.#socket = request.socket;
+      state.connections?.requestStarted(this.#socket);
       const { ring } = state;
       this.prev = ring.prev;
       this.next = ring;
@@ -111,6 +121,7 @@ function trackedResponseClass(state: DrainState) {
       this.prev.next = this.next;
       this.next.prev = this.prev;
       state.inFlight -= 1;
+      state.connections?.requestEnded(this.#socket);
       // A response whose headers left before the drain began could not say `Connection: close`;
       // once the grace is over its socket is closed as soon as it turns idle.
       const { server } = state;
