@@ -1,8 +1,10 @@
 /** The no-network guard's decisions, on a driven clock (the CLI and run tests exercise it over real sockets). */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
-import { CONFIRM_AFTER_MS, createNetworkGuard, LOST_AFTER_MS, MIN_HOSTS, NetworkUnavailable } from '../../../build/links/network-guard.ts';
+import { CONFIRM_AFTER_MS, createNetworkGuard, FIRST_WINDOW, LOST_AFTER_MS, MIN_HOSTS, NetworkUnavailable, UNREACHABLE_SHARE } from '../../../build/links/network-guard.ts';
+import { ETA_SAMPLE } from '../../../build/links/progress-meter.ts';
 
 const dns: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN x.test', unreachable: true };
 const live: LinkVerdict = { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200' };
@@ -203,5 +205,18 @@ describe('createNetworkGuard, confirming a first-window stop', () => {
     run.feed('elsewhere.test', live, 'elsewhere');
     assert.equal(run.guard.inDoubt(), true);
     assert.deepEqual(run.recorded, []);
+  });
+});
+
+describe('corpus/README.md "No network"', () => {
+  it('states the thresholds the guard and the progress meter use', () => {
+    const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('**No network**');
+    const paragraph = readme.slice(start, readme.indexOf('\n\n', start)).replace(/\s+/g, ' ');
+    for (const stated of [
+      `the run's first ${FIRST_WINDOW} have finished`, `at least ${UNREACHABLE_SHARE * 100}% of the window`, `at least ${MIN_HOSTS} distinct hosts`,
+      `on each of ${MIN_HOSTS} of those hosts`, `no sooner than ${CONFIRM_AFTER_MS / 1000} s after the first failure`,
+      `for the next ${ETA_SAMPLE} URLs`, `lasts ${LOST_AFTER_MS / 1000} s across at least ${MIN_HOSTS} hosts`,
+    ]) assert.ok(paragraph.includes(stated), stated);
   });
 });
