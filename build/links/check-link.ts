@@ -66,6 +66,7 @@ export async function checkLink(url: string, deps: CheckLinkDeps, options: { wan
       const reason = failure.kind === 'refused' && redirects > 0 ? `refused: redirect to ${failure.detail}` : failure.message;
       const marks = {
         ...(failure.unreachable ? { unreachable: true as const } : {}),
+        ...(failure.unreachable && !failure.transient ? { lasting: true as const } : {}),
         ...(failure.kind === 'refused' ? { refused: true as const } : {}),
         ...(answer.unretried ? { unretried: true as const } : {}),
       };

@@ -12,7 +12,8 @@
  *   the stop is then confirmed: one failed attempt on each of MIN_HOSTS failing hosts is tried again, not
  *   before CONFIRM_AFTER_MS after the first failure; the run stops only if each fails again, and goes on as
  *   soon as any of them reaches its host. The decision takes seconds, and a network out for a moment at the
- *   start still does not stop the run.
+ *   start still does not stop the run. Failures that retrying cannot change (`lasting`: the proxy's own
+ *   407 or refused tunnel) need no confirmation: a window of only those stops at once.
  * - Later: an unreachable attempt starts a streak; the attempts of a streak are held back until any
  *   attempt reaches its host (then they are recorded, in completion order). A streak that has lasted
  *   LOST_AFTER_MS and covers MIN_HOSTS distinct hosts stops the run; what was recorded before it stays.
@@ -100,7 +101,9 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions<T>): NetworkG
   let hosts = new Set<string>();
   let lastCause = '';
   // First window: when the first attempt failed, and one failed attempt per host (the ones `confirm` retries).
+  // A window whose failures all last (the proxy's own refusal) needs no confirmation: a retry would fail alike.
   let firstFailure: number | undefined;
+  let allLasting = true;
   const failedOn = new Map<string, T>();
   // Confirming: the stop that stands once every host in `awaiting` has failed again at or after `notBefore`.
   let pending: NetworkUnavailable | undefined;
@@ -126,7 +129,7 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions<T>): NetworkG
   };
   const confirmStop = (error: NetworkUnavailable): T[] => {
     const { confirm } = options;
-    if (confirm === undefined) return stop(error);
+    if (confirm === undefined || allLasting) return stop(error);
     phase = 'confirming';
     pending = error;
     const retried = [...failedOn].slice(0, hostsNeeded);
@@ -158,6 +161,7 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions<T>): NetworkG
           unreachable += 1;
           hosts.add(host);
           firstFailure ??= options.now();
+          if (verdict.lasting !== true) allLasting = false;
           if (!failedOn.has(host)) failedOn.set(host, item);
         }
         const stopAt = Math.ceil(UNREACHABLE_SHARE * window);

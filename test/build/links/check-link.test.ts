@@ -178,6 +178,14 @@ describe('checkLink, refused destinations', () => {
     assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN a.test', unreachable: true });
   });
 
+  it('marks an unreachable failure that retrying cannot change as lasting (the proxy\'s own 407)', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [new RequestFailure('proxy', 'the proxy demands credentials (407 Proxy Authentication Required)', true)] });
+    assert.deepEqual(await checkLink(url, deps), {
+      outcome: 'inconclusive', httpStatus: null, reason: 'proxy: the proxy demands credentials (407 Proxy Authentication Required)', unreachable: true, lasting: true,
+    });
+    assert.equal(sent.length, 1);
+  });
+
   it('ends an attempt at its first unreachable try, marked unretried, when skipRetries says so (the network in doubt)', async () => {
     const asked: Array<RequestFailure | number> = [];
     const skipRetries = (answer: RequestFailure | number) => {

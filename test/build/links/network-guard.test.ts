@@ -199,6 +199,18 @@ describe('createNetworkGuard, confirming a first-window stop', () => {
     assert.deepEqual(run.recorded, [...Array.from({ length: 45 }, (_, i) => `first${i}`).filter((item) => !retried.has(item)), 'back']);
   });
 
+  it('stops at once, unconfirmed, when every failure of the window lasts (the proxy\'s own 407)', () => {
+    const run = confirmingGuard(400, 120);
+    const auth: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'proxy: the proxy demands credentials (407 Proxy Authentication Required)', unreachable: true, lasting: true };
+    for (let i = 0; i < 44; i += 1) run.feed(`h${i % 20}.test`, auth, `first${i}`);
+    run.feed('h44.test', dns, 'one-passing');
+    assert.equal(run.stopped(), undefined, 'one failure that could pass asks for confirmation');
+    const lasting = confirmingGuard(400, 120);
+    for (let i = 0; i < 45; i += 1) lasting.feed(`h${i % 20}.test`, auth, `first${i}`);
+    assert.equal(lasting.stopped()?.phase, 'first-window');
+    assert.deepEqual(lasting.asked, []);
+  });
+
   it('lets only the confirming hosts decide: an answer elsewhere is held, not a reason to go on', () => {
     const run = confirmingGuard(400, 120);
     for (let i = 0; i < 45; i += 1) run.feed(`h${i % 20}.test`, dns, `first${i}`);
