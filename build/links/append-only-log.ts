@@ -17,8 +17,8 @@ export interface AppendOnlyLog {
  * completion order after the existing ones.
  *
  * An absent file (and its folder) is created by the first line, not here, so a run that appends nothing
- * leaves the corpus as it found it; that it could be created is checked here, so an unwritable folder
- * still fails before any work. Opening never writes to an existing file.
+ * leaves the corpus as it found it (a kill between the creation and that write leaves it empty, never
+ * torn); that it could be created is checked here, so an unwritable folder still fails before any work.
  *
  * A file whose last line lacks its newline (hand-edited, or torn by a crash of something else) is not
  * glued onto: the caller has already loaded the corpus, so that line is a valid row, and one newline is
