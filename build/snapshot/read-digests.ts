@@ -24,14 +24,25 @@ export const DIGEST_BYTES = 32;
 /** SHA-256 of rows of cells, each cell framed by its type and length so no two different row lists hash alike. */
 export function digestRows(rows: Iterable<readonly DigestCell[]>): Buffer {
   const hash = createHash('sha256');
+  // Text cells are framed into one string and hashed in one call (a call per cell cost most of a check);
+  // the bytes hashed are the same: `<type><byte length>:<bytes>` per cell, a newline per row.
+  let text = '';
   for (const row of rows) {
     for (const cell of row) {
-      const bytes = cell === null ? new Uint8Array(0) : typeof cell === 'string' || typeof cell === 'number' ? Buffer.from(String(cell), 'utf8') : cell;
-      hash.update(`${cell === null ? 'n' : typeof cell === 'string' ? 's' : typeof cell === 'number' ? 'i' : 'b'}${bytes.length}:`);
-      hash.update(bytes);
+      if (cell === null) text += 'n0:';
+      else if (typeof cell === 'string') text += `s${Buffer.byteLength(cell, 'utf8')}:${cell}`;
+      else if (typeof cell === 'number') {
+        const digits = String(cell);
+        text += `i${digits.length}:${digits}`;
+      } else {
+        hash.update(`${text}b${cell.byteLength}:`, 'utf8');
+        text = '';
+        hash.update(cell);
+      }
     }
-    hash.update('\n');
+    text += '\n';
   }
+  hash.update(text, 'utf8');
   return hash.digest();
 }
 

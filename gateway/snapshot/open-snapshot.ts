@@ -13,6 +13,7 @@
  * because the file verifies after it (load-snapshot.ts); a mismatch fails the snapshot as a write does.
  */
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { envelopeLinks, type EnvelopeLinks } from '../../build/contract/envelope-links.ts';
 import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
@@ -115,6 +116,9 @@ export interface Snapshot {
   close(): void;
 }
 
+// Served records' places kept per city (about 100 bytes each): a few MB, whatever the snapshot's scale.
+const MAX_KEPT_PLACES = 50_000;
+
 /** Opens `file`; throws SnapshotRejectedError when it is missing, not a snapshot, or of an unknown format. */
 export function openSnapshot(file: string): Snapshot {
   let db: Database.Database;
@@ -157,6 +161,7 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   const cityCount = held.count('city');
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
   const fixedDocuments = new Map<string, StoredDocument | undefined>();
+  const placesByCity = new LRUCache<string, Map<string, RecordPlace>>({ maxSize: MAX_KEPT_PLACES, sizeCalculation: (places) => places.size + 1 });
   // Format 4: a served record's bytes are a slice of its city's collection document, stored once.
   const servedQuery = db.prepare('SELECT id, facets, body_offset AS offset, body_length AS length FROM programs WHERE city = ? ORDER BY ord');
   const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
@@ -244,9 +249,14 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       ];
     }),
     servedRecordPlace: (city, id) => read(() => {
-      // The city's rows, not the one: a digest covers a city's rows together (a few dozen, one index range).
-      const row = readServed(city).find((candidate) => candidate.id === id);
-      return row === undefined ? undefined : { offset: row.offset, length: row.length };
+      // The city's rows, not the one: a digest covers a city's rows together. Checked once, then kept, so a
+      // miss (unknown and withheld ids alike, which no route caches) does not read and hash them again.
+      let places = placesByCity.get(city);
+      if (places === undefined) {
+        places = new Map(readServed(city).map((row) => [row.id, { offset: row.offset, length: row.length }]));
+        placesByCity.set(city, places);
+      }
+      return places.get(id);
     }),
     cities: () => read(() => {
       const rows = citiesQuery.all() as StoredCity[];
