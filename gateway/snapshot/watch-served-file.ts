@@ -22,11 +22,12 @@
  * repointed link or a copy written back in place each recover the gateway.
  *
  * A file renamed over the served one is a hot swap, not a fault, although the rename moves the old inode's
- * ctime (it loses its link). So a changed identity whose size and mtime are the verified ones, on an inode
- * that lost a link while the dataset path names another inode, is taken as that swap: the old, intact
- * inode keeps serving, the reloader is asked to check the new file, and a new file that does not verify
- * leaves the old revision serving. The new ctime becomes the one watched, so a later write to the old
- * inode still fails it.
+ * ctime (it loses its link; a `mv` of the old file away moves it too). So a changed identity whose size and
+ * mtime are the verified ones, while the dataset path names another inode, is taken as that swap: the old,
+ * intact inode keeps serving, the reloader is asked to check the new file, and a new file that does not
+ * verify leaves the old revision serving. The new ctime becomes the one watched, so a later write to the
+ * old inode still fails it; a write that also put the old mtime back is caught by the read checks
+ * (read-verifier.ts), which refuse any byte the verified file did not hold.
  */
 import { closeSync, fstatSync, openSync, watch, type FSWatcher } from 'node:fs';
 import { differsOnlyInCtime, fileIdentity, identityOfStats, sameInode } from '../files/file-identity.ts';
@@ -63,10 +64,8 @@ interface Watched {
   readonly identity: string;
   readonly fd: number | undefined;
   readonly watcher: FSWatcher | undefined;
-  /** The descriptor's identity as last accepted: the verified one, or the same bytes after losing a link. */
+  /** The descriptor's identity as last accepted: the verified one, or the same bytes after a rename. */
   accepted: string;
-  /** The inode's link count when last accepted. */
-  links: bigint;
 }
 
 /** Starts watching the file the holder serves; see the module comment for what it does on a change. */
@@ -94,10 +93,8 @@ export function watchServedFile(options: ServedFileWatchOptions): ServedFileWatc
     const file = snapshots.current.file;
     let fd: number | undefined;
     let watcher: FSWatcher | undefined;
-    let links = 0n;
     try {
       fd = openSync(file, 'r');
-      links = fstatSync(fd, { bigint: true }).nlink;
     } catch {
       fd = undefined;
     }
@@ -107,7 +104,7 @@ export function watchServedFile(options: ServedFileWatchOptions): ServedFileWatc
     } catch {
       watcher = undefined;
     }
-    watched = { file, identity, fd, watcher, accepted: identity, links };
+    watched = { file, identity, fd, watcher, accepted: identity };
   };
 
   // Why the watched file is no longer the verified one, or undefined while it is.
@@ -116,9 +113,8 @@ export function watchServedFile(options: ServedFileWatchOptions): ServedFileWatc
     const stat = fstatSync(current.fd, { bigint: true });
     const now = identityOfStats(stat);
     if (now !== current.accepted) {
-      if (!replacedByRename(current, now, stat.nlink)) return `the served file ${current.file} was written to in place (its size, mtime or ctime changed): it no longer is the file that was verified`;
+      if (!replacedByRename(current, now)) return `the served file ${current.file} was written to in place (its size, mtime or ctime changed): it no longer is the file that was verified`;
       current.accepted = now;
-      current.links = stat.nlink;
       void reloader.reload('dataset replaced');
     }
     if (stat.nlink === 0n && fileIdentity(dataset) === undefined) return `the served file ${current.file} was deleted and ${dataset} names no file`;
@@ -126,8 +122,8 @@ export function watchServedFile(options: ServedFileWatchOptions): ServedFileWatc
   };
 
   // A rename over the served path unlinks the old inode, which moves its ctime and nothing else.
-  const replacedByRename = (current: Watched, now: string, links: bigint): boolean => {
-    if (links >= current.links || !differsOnlyInCtime(now, current.accepted)) return false;
+  const replacedByRename = (current: Watched, now: string): boolean => {
+    if (!differsOnlyInCtime(now, current.accepted)) return false;
     const named = fileIdentity(dataset);
     return named !== undefined && !sameInode(named, current.identity);
   };
