@@ -10,10 +10,22 @@ import { createHash } from 'node:crypto';
  * What a digest covers, each keyed as the gateway looks it up: `document` (by name: the SHA-256 of the body
  * alone, from which its strong ETag derives), `city` (by slug: its `cities` row), `served` and `withheld`
  * (by city: the city's rows of `programs` and `withheld_programs` as the gateway reads them, in `ord`
- * order), `change` (by id: its `changes` row).
+ * order), `change` (by changeDigestKey of its city and id: its `changes` row; the keys also tell which
+ * events a page must hold).
  */
 export const READ_DIGEST_KINDS = ['document', 'city', 'served', 'withheld', 'change'] as const;
 export type ReadDigestKind = (typeof READ_DIGEST_KINDS)[number];
+
+/** The key of a change event's digest: its city and id, so the keys list every city's events. */
+export function changeDigestKey(city: string, id: number): string {
+  return `${city}\u0000${id}`;
+}
+
+/** The city and id of a changeDigestKey. */
+export function parseChangeDigestKey(key: string): { city: string; id: number } {
+  const split = key.lastIndexOf('\u0000');
+  return { city: key.slice(0, split), id: Number(key.slice(split + 1)) };
+}
 
 /** A column value as better-sqlite3 returns it (integers as numbers). */
 export type DigestCell = string | number | Uint8Array | null;
@@ -85,16 +97,18 @@ export interface HeldDigests {
   get(kind: ReadDigestKind, key: string | number): Buffer | undefined;
   /** How many digests of `kind` the file records. */
   count(kind: ReadDigestKind): number;
+  /** The keys of `kind`, in the table's (ascending) order. */
+  keys(kind: ReadDigestKind): readonly (string | number)[];
 }
 
 /** Parses the table's rows; throws naming the problem when a kind is missing or its keys and digests disagree. */
 export function parseReadDigests(rows: ReadonlyArray<{ kind: string; keys: string; digests: Uint8Array }>): HeldDigests {
-  const kinds = new Map<string, { index: Map<string | number, number>; digests: Buffer }>();
+  const kinds = new Map<string, { keys: (string | number)[]; index: Map<string | number, number>; digests: Buffer }>();
   for (const row of rows) {
     const keys = JSON.parse(row.keys) as unknown;
     if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string' || typeof key === 'number')) throw new Error(`read_digests ${row.kind}: keys are not a list of strings and numbers`);
     if (row.digests.byteLength !== keys.length * DIGEST_BYTES) throw new Error(`read_digests ${row.kind}: ${row.digests.byteLength} digest bytes for ${keys.length} keys`);
-    kinds.set(row.kind, { index: new Map(keys.map((key: string | number, at) => [key, at])), digests: Buffer.from(row.digests.buffer, row.digests.byteOffset, row.digests.byteLength) });
+    kinds.set(row.kind, { keys, index: new Map(keys.map((key: string | number, at) => [key, at])), digests: Buffer.from(row.digests.buffer, row.digests.byteOffset, row.digests.byteLength) });
   }
   const missing = READ_DIGEST_KINDS.find((kind) => !kinds.has(kind));
   if (missing !== undefined) throw new Error(`read_digests records no ${missing} digests`);
@@ -105,5 +119,6 @@ export function parseReadDigests(rows: ReadonlyArray<{ kind: string; keys: strin
       return held === undefined || at === undefined ? undefined : held.digests.subarray(at * DIGEST_BYTES, (at + 1) * DIGEST_BYTES);
     },
     count: (kind) => kinds.get(kind)?.index.size ?? 0,
+    keys: (kind) => kinds.get(kind)?.keys ?? [],
   };
 }

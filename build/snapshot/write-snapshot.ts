@@ -23,7 +23,7 @@ import { cityTaskInputs } from './city-tasks.ts';
 import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner } from './city-worker-pool.ts';
 import { computeContentDigest } from './content-digest.ts';
 import { serializeCity, type CollectionHead, type SerializedCity } from './serialize-city.ts';
-import { digestBody, digestRows, ReadDigestsWriter } from './read-digests.ts';
+import { changeDigestKey, digestBody, digestRows, ReadDigestsWriter } from './read-digests.ts';
 import { strongEtagOfDigest } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
 import { createSnapshotTables } from './create-snapshot-tables.ts';
@@ -191,7 +191,7 @@ function* writeSnapshotRows(
     const visible = liveSlugs.has(event.city) && (event.programId === undefined || !withheld.has(recordKey(event.city, event.programId)));
     const body = Buffer.from(serializeThroughSchema(changeEventSchema, event));
     insertChange.run(event.id, event.city, event.detectedAt, visible ? 1 : 0, body);
-    digests.add('change', event.id, digestRows([[event.id, event.city, event.detectedAt, visible ? 1 : 0, body]]));
+    digests.add('change', changeDigestKey(event.city, event.id), digestRows([[event.id, event.city, event.detectedAt, visible ? 1 : 0, body]]));
     changeCount += 1;
   }
 

@@ -265,9 +265,10 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
       return rows;
     }),
     city: (slug) => read(() => readCity(slug, cityQuery.get(slug) as StoredCity | undefined)),
-    changes: ({ maxId, beforeId, city, limit }) => read(() => {
+    changes: (query) => read(() => {
+      const { maxId, beforeId, city, limit } = query;
       const rows = (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)) as Array<Parameters<typeof toChange>[0] & { visible: number }>;
-      for (const row of rows) verify.rows('change', row.id, [[row.id, row.city, row.detectedAt, row.visible, row.body]]);
+      verify.changes(query, rows);
       return rows.map(toChange);
     }),
     maxChangeId: () => maxChangeId,

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
-import { digestRows, parseReadDigests, READ_DIGEST_KINDS } from '../../../build/snapshot/read-digests.ts';
+import { changeDigestKey, digestRows, parseReadDigests, READ_DIGEST_KINDS } from '../../../build/snapshot/read-digests.ts';
 import { strongEtag } from '../../../build/snapshot/strong-etag.ts';
 import { ApiError } from '../../../gateway/http/api-error.ts';
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
@@ -85,7 +85,19 @@ const CASES: EditCase[] = [
     // Change 1 lies on the first of the table's pages; the gateway read only its last at open (the newest id).
     edit: "UPDATE changes SET detected_at = '2026-10-05T06:00:01Z' WHERE id = 1",
     read: (snapshot) => snapshot.changes({ maxId: 2, beforeId: 3, limit: 2 }),
-    reason: /change 1 reads sha256/,
+    reason: /change alpha\u00001 reads sha256/,
+  },
+  {
+    name: 'a change row gone from a page',
+    edit: 'DELETE FROM changes WHERE id = 1',
+    read: (snapshot) => snapshot.changes({ maxId: 2, beforeId: 3, limit: 2 }),
+    reason: /change page .* reads ids \[2\], verified \[2,1\]/,
+  },
+  {
+    name: 'a change row gone from a city\'s page',
+    edit: 'DELETE FROM changes WHERE id = 3',
+    read: (snapshot) => snapshot.changes({ maxId: 7, beforeId: 7, city: 'alpha', limit: 5 }),
+    reason: /change page .* reads ids \[6,1\], verified \[6,3,1\]/,
   },
 ];
 
@@ -115,7 +127,7 @@ describe('read checks: each unit read from the served file is checked against th
         assert.deepEqual(held.get('city', row[0]), digestRows([row]), row[0]);
       }
       for (const row of db.prepare('SELECT id, city, detected_at, visible, body FROM changes').raw().all() as Array<[number, string, string, number, Buffer]>) {
-        assert.deepEqual(held.get('change', row[0]), digestRows([row]), String(row[0]));
+        assert.deepEqual(held.get('change', changeDigestKey(row[1], row[0])), digestRows([row]), String(row[0]));
       }
       for (const kind of READ_DIGEST_KINDS) assert.ok(held.count(kind) > 0, kind);
     } finally {
