@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
  * events a page must hold).
  */
 export const READ_DIGEST_KINDS = ['document', 'city', 'served', 'withheld', 'change'] as const;
+/** One of READ_DIGEST_KINDS. */
 export type ReadDigestKind = (typeof READ_DIGEST_KINDS)[number];
 
 /** The key of a change event's digest: its city and id, so the keys list every city's events. */
