@@ -64,7 +64,7 @@ export interface LoadSnapshotOptions {
   verified?: Map<string, string>;
   /** Abandons the hash (shutdown); the load then rejects. */
   signal?: AbortSignal;
-  /** Worker threads for segment hashing; one per core unless told. */
+  /** Worker threads that hash a refused file by segment, to name where it differs; one per core unless told. */
   hashWorkers?: number;
   /** Files up to this size are hashed whole on the calling thread (tests set 0 to exercise the workers). */
   inlineHashBytes?: number;
