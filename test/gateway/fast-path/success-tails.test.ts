@@ -10,7 +10,7 @@ const PUBLIC_CACHING = ['Cache-Control', 'public, no-cache'];
 /** A 200 of `text` as identity bytes, and its encoding. */
 function answer(text: string): [SuccessReply, EncodedReply] {
   const body = Buffer.from(text);
-  return [{ status: 200, body }, { body, bodyBytes: body.length, coding: 'identity', headers: [], vary: true }];
+  return [{ status: 200, body }, { status: 200, body, bodyBytes: body.length, coding: 'identity', headers: [], vary: true }];
 }
 
 describe('createSuccessTails', () => {

@@ -79,16 +79,16 @@ describe('GET /openapi.json', () => {
   });
 
   it('answers a matching If-None-Match with 304 and no body', async () => {
-    const etag = (await gateway.get('/openapi.json')).headers.get('etag') ?? '';
+    // Identity throughout: a tag revalidates only the coding it names (test/gateway/encoding/compressed-responses.test.ts).
+    const identity = { 'Accept-Encoding': 'identity' };
+    const etag = (await gateway.get('/openapi.json', { headers: identity })).headers.get('etag') ?? '';
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const response = await gateway.get('/openapi.json', { headers: { 'If-None-Match': ifNoneMatch } });
+      const response = await gateway.get('/openapi.json', { headers: { ...identity, 'If-None-Match': ifNoneMatch } });
       assert.equal(response.status, 304, ifNoneMatch);
-      // The 304 names the representation the client holds; for `*`, the one a 200 would send now (gzip, once stored).
-      if (ifNoneMatch === '*') assert.ok([etag, `${etag.slice(0, -1)}-gzip"`].includes(response.headers.get('etag') ?? ''), ifNoneMatch);
-      else assert.equal(response.headers.get('etag'), etag);
+      assert.equal(response.headers.get('etag'), etag);
       assert.equal(await response.text(), '');
     }
-    assert.equal((await gateway.get('/openapi.json', { headers: { 'If-None-Match': '"other"' } })).status, 200);
+    assert.equal((await gateway.get('/openapi.json', { headers: { ...identity, 'If-None-Match': '"other"' } })).status, 200);
   });
 
   it('describes what the real gateway sends on every route (status, headers, body, code)', async () => {
