@@ -101,6 +101,16 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
 
+  // The bodies a shared cache may store are compressed before the first request, as before each swap.
+  const compressAhead = async (snapshot: Snapshot) => {
+    try {
+      const report = await encodings.prepare(snapshot);
+      log.info({ revision: snapshot.revision, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
+    } catch (error) {
+      log.error({ err: error }, 'compressing bodies ahead of use failed; they are compressed on demand');
+    }
+  };
+  await compressAhead(first.snapshot);
   const { server, drain, url } = await listenGateway(listener, config, log);
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
@@ -111,7 +121,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
 
   const shutdown = new AbortController();
-  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log });
+  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log, beforeSwap: compressAhead });
   // A served file changed, truncated or deleted in place stops being served within a fraction of a second.
   const watch = watchServedFile({ dataset: config.dataset, snapshots, reloader, log });
 

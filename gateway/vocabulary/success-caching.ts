@@ -7,6 +7,11 @@
 /** How a successful response may be cached, which decides its caching headers. */
 export type SuccessCaching = 'licensed' | 'cacheable' | 'revalidate' | 'report';
 
+/** Whether a success under `caching` may be stored by a shared cache (its Cache-Control says `public`). */
+export function sharedCacheMayStore(caching: SuccessCaching): boolean {
+  return caching === 'cacheable' || caching === 'report';
+}
+
 /**
  * `Cache-Control` of a successful response, by policy. Every keyless success carries the caller's own
  * `X-Request-ID` and rate-limit counters, so none is fresh for a second caller: a shared cache may store it
