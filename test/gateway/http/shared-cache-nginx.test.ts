@@ -2,19 +2,17 @@
  * A real shared cache in front of the real gateway: nginx with `proxy_cache` as its documentation shows it
  * (test/support/start-test-nginx.ts). Clients asking the keyless documents through it must each get their
  * own `X-Request-ID` (spec 4.1: the echo of the caller's value) and rate-limit counters, never a stored
- * copy of another caller's, while the bytes stay the gateway's; and a revalidation, which is how a cache
- * that stores these documents reuses them, is answered 304 with the asking client's own headers.
+ * copy of another caller's, while the bytes stay the gateway's. nginx stores nothing marked `no-cache`; a
+ * cache that does, and revalidates, is tested in shared-cache-squid.test.ts.
  * Skips, saying so and counted as skipped, on a machine without nginx; .ci/run installs it and sets
  * HRA_REQUIRE_NGINX=1, which turns that skip into a failure.
  */
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { NGINX, startTestNginx, type TestNginx } from '../../support/start-test-nginx.ts';
+import { ask, decoded, header, SHARED_ROUTES } from '../../support/shared-cache-client.ts';
 
 const MISSING = existsSync(NGINX) ? undefined : `no nginx at ${NGINX} (apt-get install nginx, or set NGINX_PATH)`;
 /** Where nginx must be there (CI), its absence fails the test instead of skipping it. */
@@ -23,40 +21,7 @@ const REQUIRED = process.env.HRA_REQUIRE_NGINX === '1';
 const SKIP = MISSING !== undefined && !REQUIRED ? MISSING : false;
 if (SKIP) console.log(`# shared-cache-nginx: skipped: ${SKIP}`);
 
-/** The keyless routes whose successes a shared cache may store (licensed ones are `private, no-store`). */
-const SHARED_PATHS = ROUTE_TABLE.filter((route) => route.access === 'public' && (route.caching === 'cacheable' || route.caching === 'report') && !route.path.includes(':')).map((route) => route.path);
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function ask(url: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, path, headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
-const decoded = (answer: Answer) => {
-  const coding = answer.headers['content-encoding'];
-  if (coding === 'br') return brotliDecompressSync(answer.body);
-  if (coding === 'gzip') return gunzipSync(answer.body);
-  return answer.body;
-};
-
-const header = (answer: Answer, name: string) => {
-  const value = answer.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
+const SHARED_PATHS = SHARED_ROUTES.map((route) => route.path);
 
 describe('the keyless documents through nginx proxy_cache', () => {
   let gateway: TestGateway;
@@ -118,21 +83,5 @@ describe('the keyless documents through nginx proxy_cache', () => {
       }
     }
     assert.doesNotMatch(nginx.errorLog(), /\[(error|crit|alert|emerg)\]/, 'nginx logged no error');
-  });
-
-  it('answers a revalidation of an ETag document 304 with the asking client\'s own headers', { skip: SKIP, timeout: 60_000 }, async () => {
-    if (MISSING !== undefined) assert.fail(`${MISSING}; HRA_REQUIRE_NGINX=1 requires it`);
-    // What a cache that stores a `no-cache` document sends before each reuse, and what it then serves
-    // (RFC 9111 4.3.4: the 304's fields replace the stored ones).
-    for (const path of SHARED_PATHS.filter((candidate) => ROUTE_TABLE.find((route) => route.path === candidate)?.caching === 'cacheable')) {
-      const first = await ask(gateway.url, path, { 'Accept-Encoding': 'identity', 'X-Request-ID': 'client-a-00000001' });
-      const tag = String(header(first, 'etag'));
-      const again = await ask(gateway.url, path, { 'Accept-Encoding': 'identity', 'X-Request-ID': 'client-b-00000002', 'If-None-Match': tag });
-      assert.equal(again.status, 304, path);
-      assert.equal(header(again, 'x-request-id'), 'client-b-00000002', path);
-      assert.ok(Number(header(again, 'x-ratelimit-remaining')) < Number(header(first, 'x-ratelimit-remaining')), `${path}: counters of the revalidation`);
-      assert.equal(header(again, 'etag'), tag, path);
-      assert.equal(header(again, 'cache-control'), 'public, no-cache', path);
-    }
   });
 });
