@@ -93,7 +93,7 @@ export interface RequestListenerOptions {
 export function createRequestListener(deps: AppDependencies, options: RequestListenerOptions = {}): RequestListener {
   const shared = sharedParts(deps);
   const chains = composeRoutes(deps, shared);
-  shared.encodings.precompute((snapshot) => sharedCacheableBodies(chains, snapshot));
+  shared.encodings.precompute((snapshot, snapshotIndependentOnly) => sharedCacheableBodies(chains, snapshot, snapshotIndependentOnly));
   const koa = buildApp(deps, shared, chains).callback();
   if (options.fastPath === false) return koa;
   const fastPath = createFastPath({

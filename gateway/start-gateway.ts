@@ -7,7 +7,7 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.ts';
-import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
+import { createEncodedBodies, type EncodedBodies, type PrepareReport } from './encoding/encoded-bodies.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
@@ -95,21 +95,25 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     first.snapshot.close();
     throw made.error;
   }
-  const { snapshots, stores, metrics, encodings, listener } = made.value;
+  const { snapshots, stores, metrics, encodings, listener, compressingEarly } = made.value;
   const { keyStore, keyStorageScheme, limiter } = stores;
   if (config.redisUrl !== undefined && config.cursorSecret === undefined && keyStorageScheme === 'sqlite') {
     log.info('warning: no --cursor-secret with --redis: change-feed cursors work only on the gateway that issued them');
   }
 
   // The bodies a shared cache may store are compressed before the first request, as before each swap.
+  const logCompressed = (snapshot: Snapshot, report: PrepareReport, snapshotIndependentOnly: boolean) => {
+    log.info({ revision: snapshot.revision, snapshotIndependentOnly, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
+  };
   const compressAhead = async (snapshot: Snapshot) => {
     try {
-      const report = await encodings.prepare(snapshot);
-      log.info({ revision: snapshot.revision, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
+      logCompressed(snapshot, await encodings.prepare(snapshot), false);
     } catch (error) {
       log.error({ err: error }, 'compressing bodies ahead of use failed; they are compressed on demand');
     }
   };
+  const early = await compressingEarly;
+  if (early !== undefined) logCompressed(first.snapshot, early, true);
   await compressAhead(first.snapshot);
   const { server, drain, url } = await listenGateway(listener, config, log);
   isDraining = () => drain.draining;
@@ -149,6 +153,8 @@ interface PreparedServing {
   readonly metrics: GatewayMetrics | undefined;
   readonly encodings: EncodedBodies;
   readonly listener: RequestListener;
+  /** The compression of the app's own shared-cacheable documents, started while the file is hashed. */
+  readonly compressingEarly: Promise<PrepareReport | undefined>;
 }
 
 /** A settled promise's outcome, held without an unhandled rejection while the hash runs. */
@@ -198,7 +204,10 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
       cacheBytes: config.cacheBytes,
       routes: options.routes,
     }, { fastPath: options.fastPath });
-    return { snapshots, stores, metrics, encodings, listener };
+    // The app's own documents (/openapi.json, /docs) read nothing from the file: their forms are made while
+    // it is hashed, and the check that follows takes them over.
+    const compressingEarly = encodings.prepare(snapshot, { snapshotIndependentOnly: true }).catch(() => undefined);
+    return { snapshots, stores, metrics, encodings, listener, compressingEarly };
   } catch (error) {
     await closeStores(stores);
     throw error;

@@ -70,13 +70,18 @@ export interface EncodedBodies {
   heldBytes(): number;
   /** Resolves once every compression started so far has finished (tests and the bench wait on it). */
   settled(): Promise<void>;
-  /** Sets where the bodies to compress ahead of use come from (the app's shared-cacheable routes). */
-  precompute(bodiesOf: (snapshot: Snapshot) => Iterable<Buffer | string>): void;
+  /**
+   * Sets where the bodies to compress ahead of use come from (the app's shared-cacheable routes); with
+   * `snapshotIndependentOnly`, only those that read nothing from the snapshot (the app's own documents).
+   */
+  precompute(bodiesOf: (snapshot: Snapshot, snapshotIndependentOnly: boolean) => Iterable<Buffer | string>): void;
   /**
    * Compresses `snapshot`'s precomputed bodies in every coding before it is served, within the budget; its
-   * forms are served once the snapshot is. A form the served snapshot holds for the same body is taken over.
+   * forms are served once the snapshot is. A form held for the same body by the served snapshot, or by an
+   * earlier prepare of this snapshot, is taken over. `snapshotIndependentOnly`: only the bodies that read
+   * nothing from the snapshot, so this may run before its file is verified (start-up, during the hash).
    */
-  prepare(snapshot: Snapshot): Promise<PrepareReport>;
+  prepare(snapshot: Snapshot, options?: { snapshotIndependentOnly?: boolean }): Promise<PrepareReport>;
 }
 
 /** One body's forms (null: compressing saved nothing, or failed). `source` finds its lookup again when the LRU evicts it. */
@@ -102,7 +107,7 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
   let served: SnapshotForms | undefined;
   // The forms `prepare` makes for a snapshot not served yet; they become `served` when it is.
   let prepared: SnapshotForms | undefined;
-  let bodiesOf: (snapshot: Snapshot) => Iterable<Buffer | string> = () => [];
+  let bodiesOf: (snapshot: Snapshot, snapshotIndependentOnly: boolean) => Iterable<Buffer | string> = () => [];
   const inFlight = new Set<Promise<void>>();
   const preparing = new Set<Promise<unknown>>();
 
@@ -186,27 +191,29 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
     inFlight.add(tracked);
   };
 
-  const prepareForms = async (snapshot: Snapshot): Promise<PrepareReport> => {
+  const prepareForms = async (snapshot: Snapshot, snapshotIndependentOnly: boolean): Promise<PrepareReport> => {
     const startedAt = performance.now();
     const cpu = process.cpuUsage();
     // The served snapshot's own prepared forms are taken up first (no request may have come yet), so that
     // the forms of bodies it shares with `snapshot` are taken over rather than made again.
     const current = options.servedSnapshot();
-    if (prepared?.snapshot === current) formsOf(current);
-    // A second prepare of the same snapshot starts over; one of another snapshot replaces it.
+    if (prepared?.snapshot === current && current !== snapshot) formsOf(current);
+    // What may be taken over: the served forms, and those of an earlier prepare of this snapshot, which
+    // this one replaces (as it replaces a prepare of another snapshot, whose forms are then dropped).
+    const earlier = prepared?.snapshot === snapshot ? prepared : undefined;
     const forms = newForms(snapshot);
     prepared = forms;
     const jobs: { body: Buffer | string; entry: Entry; coding: ContentCoding }[] = [];
     let reused = 0;
     let identityBytes = 0;
-    for (const body of bodiesOf(snapshot)) {
+    for (const body of bodiesOf(snapshot, snapshotIndependentOnly)) {
       const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
       if (length < MIN_COMPRESSED_BODY_BYTES || entryOf(forms, body) !== undefined) continue;
       identityBytes += length;
       const entry = addEntry(forms, body);
-      const held = served === undefined ? undefined : entryOf(served, body);
+      const held = [served, earlier].map((source) => (source === undefined ? undefined : entryOf(source, body)));
       for (const coding of CONTENT_CODINGS) {
-        const form = held?.forms[coding];
+        const form = held[0]?.forms[coding] ?? held[1]?.forms[coding];
         if (form !== undefined) {
           entry.forms[coding] = form;
           reused++;
@@ -228,6 +235,12 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
       }
     };
     await Promise.all(Array.from({ length: PREPARE_CONCURRENCY }, worker));
+    // The served snapshot itself prepared (at start, before anything listens): its forms are served now.
+    if (prepared === forms && snapshot === options.servedSnapshot()) {
+      if (served !== forms) served?.lru.clear();
+      served = forms;
+      prepared = undefined;
+    }
     const used = process.cpuUsage(cpu);
     return { compressed, reused, skipped: skipped + jobs.length, identityBytes, heldBytes: forms.lru.calculatedSize, ms: performance.now() - startedAt, cpuMs: (used.user + used.system) / 1000 };
   };
@@ -262,8 +275,8 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
     precompute(source) {
       bodiesOf = source;
     },
-    prepare(snapshot) {
-      const job = prepareForms(snapshot);
+    prepare(snapshot, prepareOptions = {}) {
+      const job = prepareForms(snapshot, prepareOptions.snapshotIndependentOnly === true);
       const tracked = job.finally(() => preparing.delete(tracked));
       preparing.add(tracked);
       return job;

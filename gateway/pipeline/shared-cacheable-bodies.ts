@@ -10,13 +10,17 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts';
 import type { RouteChain } from './route-chain.ts';
 import type { RouteRequest } from './route-exchange.ts';
 
-/** The bodies of `chains`' shared-cacheable routes under `snapshot`; a route that refuses (a missing report) has none. */
-export function sharedCacheableBodies(chains: readonly RouteChain[], snapshot: Snapshot): (Buffer | string)[] {
+/**
+ * The bodies of `chains`' shared-cacheable routes under `snapshot`, or only of those whose entry is
+ * `snapshotIndependent` (their handlers read nothing from it); a route that refuses (a missing report) has none.
+ */
+export function sharedCacheableBodies(chains: readonly RouteChain[], snapshot: Snapshot, snapshotIndependentOnly = false): (Buffer | string)[] {
   const request: RouteRequest = { method: 'GET', params: {}, querystring: '', snapshot, header: () => '', clientAddress: () => '' };
   const bodies: (Buffer | string)[] = [];
   for (const chain of chains) {
     const { route } = chain;
     if (!chain.compresses || route.access !== 'public' || !sharedCacheMayStore(route.caching) || route.path.includes(':')) continue;
+    if (snapshotIndependentOnly && route.snapshotIndependent !== true) continue;
     try {
       bodies.push(chain.handler(request).body);
     } catch {

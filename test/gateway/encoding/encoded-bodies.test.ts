@@ -120,6 +120,15 @@ describe('createEncodedBodies', () => {
     quiet.precompute((snapshot) => [kept, perRevision.get(snapshot) ?? assert.fail()]);
     await quiet.prepare(first);
     assert.equal((await quiet.prepare(second)).reused, 2);
+
+    // At start the snapshot being prepared is already the holder's: the bodies that need no snapshot are
+    // prepared first (while its file is hashed), taken over by the full prepare, and served at once.
+    const starting = createEncodedBodies({ servedSnapshot: () => first, maxBytes });
+    starting.precompute((snapshot, snapshotIndependentOnly) => (snapshotIndependentOnly ? [kept] : [kept, perRevision.get(snapshot) ?? assert.fail()]));
+    assert.equal((await starting.prepare(first, { snapshotIndependentOnly: true })).compressed, 2);
+    const full = await starting.prepare(first);
+    assert.deepEqual([full.compressed, full.reused], [2, 2]);
+    assert.ok(starting.lookup(first, kept, 'br') && starting.lookup(first, perRevision.get(first) ?? assert.fail(), 'gzip'), 'served without a request first');
     await store.settled();
   });
 });
