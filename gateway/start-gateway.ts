@@ -102,19 +102,20 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   }
 
   // The bodies a shared cache may store are compressed before the first request, as before each swap.
-  const logCompressed = (snapshot: Snapshot, report: PrepareReport, snapshotIndependentOnly: boolean) => {
-    log.info({ revision: snapshot.revision, snapshotIndependentOnly, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
-  };
-  const compressAhead = async (snapshot: Snapshot) => {
+  const compress = async (snapshot: Snapshot): Promise<PrepareReport | undefined> => {
     try {
-      logCompressed(snapshot, await encodings.prepare(snapshot), false);
+      return await encodings.prepare(snapshot);
     } catch (error) {
       log.error({ err: error }, 'compressing bodies ahead of use failed; they are compressed on demand');
+      return undefined;
     }
   };
+  const logCompressed = (snapshot: Snapshot, report: PrepareReport | undefined, snapshotIndependentOnly: boolean) => {
+    if (report === undefined) return;
+    log.info({ revision: snapshot.revision, snapshotIndependentOnly, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
+  };
   const early = await compressingEarly;
-  if (early !== undefined) logCompressed(first.snapshot, early, true);
-  await compressAhead(first.snapshot);
+  const atStart = await compress(first.snapshot);
   const { server, drain, url } = await listenGateway(listener, config, log);
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
@@ -123,9 +124,12 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   });
 
   log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
+  // Logged once listening, like the check: a start that fails ends on its one `hra:` line.
+  logCompressed(first.snapshot, early, true);
+  logCompressed(first.snapshot, atStart, false);
 
   const shutdown = new AbortController();
-  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log, beforeSwap: compressAhead });
+  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log, beforeSwap: async (next) => logCompressed(next, await compress(next), false) });
   // A served file changed, truncated or deleted in place stops being served within a fraction of a second.
   const watch = watchServedFile({ dataset: config.dataset, snapshots, reloader, log });
 
