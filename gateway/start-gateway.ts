@@ -130,6 +130,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   const { server, drain, connections, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
   const { maxConnections, descriptorLimit } = config;
   log.info({ maxConnections, descriptorLimit: descriptorLimit ?? null }, `at most ${maxConnections} open connections (${config.sources.maxConnections}; open-file limit ${descriptorLimit ?? 'unknown'})`);
+  stores.announceCursorSecret();
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
