@@ -1,0 +1,215 @@
+/**
+ * Extracts fetched pages' text (extractPageText, HTML and PDF alike) in child processes, so that a page
+ * built to exhaust its reader can only take a child down: a child is killed at a wall-clock limit per page
+ * and when its resident memory (heap, pdf.js's buffers, everything: /proc/<pid>/status) passes a limit,
+ * and a fresh one is started for the next page. Children start on demand, sit unref'd while idle, are
+ * killed on close and when this process exits, and exit by themselves when this process's channel closes.
+ *
+ * The child file is `page-text-child.ts` under tsx and `page-text-child.js` once compiled: its name comes
+ * from this module's own extension. Under tsx the child is started with tsx's loader, after pdf.js's two
+ * files (about 3 MB of JavaScript), which through the loader took seconds more to load.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FetchedPage, PageText } from './extract-page-text.ts';
+import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
+import { readProcessRss } from './read-process-rss.ts';
+
+/** Limits of page extraction. */
+export interface PageTextExtractorOptions {
+  /** Pages extracted at once, each in its own child process (default DEFAULT_EXTRACT_CHILDREN). */
+  children?: number;
+  /** Longest one page may take, a child's start included (default DEFAULT_EXTRACT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Resident memory a child may reach, in MiB (default DEFAULT_EXTRACT_MAX_RSS_MB). */
+  maxRssMb?: number;
+  /** Each child's V8 old-generation cap, in MiB (default DEFAULT_EXTRACT_MAX_HEAP_MB); below maxRssMb. */
+  maxHeapMb?: number;
+  /** How often a busy child's memory is read, in ms (default 20). */
+  sampleMs?: number;
+}
+
+/** Extracts pages until closed. */
+export interface PageTextExtractor {
+  /** The text of `page`, or why there is none; a page past a limit is `inconclusive` saying which. */
+  extract(page: FetchedPage): Promise<PageText>;
+  /** Kills the children; pages waiting or in progress answer `page extraction stopped`. */
+  close(): Promise<void>;
+  /** The process ids of the children alive now. */
+  pids(): number[];
+}
+
+/** 2: extraction shares the machine with the fetching and matching of the run. */
+export const DEFAULT_EXTRACT_CHILDREN = 2;
+/** 20 s: a text-layer read of a large city guideline PDF takes well under one on an idle core (BENCHMARKS.md). */
+export const DEFAULT_EXTRACT_TIMEOUT_MS = 20_000;
+/** 320 MiB per child: two children and the run stay under 1 GiB together (BENCHMARKS.md, hostile pages). */
+export const DEFAULT_EXTRACT_MAX_RSS_MB = 320;
+/** 192 MiB: the JavaScript heap's share of a child's memory limit, so V8 collects before the limit is hit. */
+export const DEFAULT_EXTRACT_MAX_HEAP_MB = 192;
+
+const CHILD_ENTRY = fileURLToPath(new URL(`./page-text-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const LOADER_ARGS = CHILD_ENTRY.endsWith('.ts')
+  ? ['pdfjs-dist/legacy/build/pdf.worker.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'tsx'].flatMap((name) => ['--import', import.meta.resolve(name)])
+  : [];
+const STDERR_TAIL_CHARS = 300;
+
+interface Job {
+  id: number;
+  page: FetchedPage;
+  resolve: (text: PageText) => void;
+}
+
+interface Lane {
+  child: ChildProcess;
+  ready: boolean;
+  job: Job | undefined;
+  timer: NodeJS.Timeout | undefined;
+  sampler: NodeJS.Timeout | undefined;
+  stderr: string;
+}
+
+/** Starts an extractor; children start when pages arrive, so an extractor given none costs nothing. */
+export function createPageTextExtractor(options: PageTextExtractorOptions = {}): PageTextExtractor {
+  const size = options.children ?? DEFAULT_EXTRACT_CHILDREN;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS;
+  const maxRssMb = options.maxRssMb ?? DEFAULT_EXTRACT_MAX_RSS_MB;
+  const maxHeapMb = options.maxHeapMb ?? Math.min(DEFAULT_EXTRACT_MAX_HEAP_MB, Math.floor(maxRssMb * 0.6));
+  const sampleMs = options.sampleMs ?? 20;
+  if (!Number.isInteger(size) || size < 1) throw new Error(`extraction children must be a whole number of at least 1, got ${size}`);
+  if (!(timeoutMs > 0)) throw new Error(`extraction timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+  if (!(maxRssMb >= 64)) throw new Error(`extraction memory limit must be at least 64 MiB, got ${maxRssMb}`);
+  if (!(maxHeapMb >= 16 && maxHeapMb < maxRssMb)) throw new Error(`extraction heap cap must be at least 16 MiB and below the ${maxRssMb} MiB memory limit, got ${maxHeapMb}`);
+  const lanes = new Set<Lane>();
+  const waiting: Job[] = [];
+  let nextId = 0;
+  let closed = false;
+  // A run that exits by any path (process.exit included) must not leave a child parsing a bomb.
+  const killAll = () => {
+    for (const lane of lanes) lane.child.kill('SIGKILL');
+  };
+  process.on('exit', killAll);
+
+  function finish(lane: Lane, text: PageText, retire: boolean): void {
+    const job = lane.job;
+    clearTimeout(lane.timer);
+    clearInterval(lane.sampler);
+    lane.job = undefined;
+    lane.timer = undefined;
+    lane.sampler = undefined;
+    if (retire) {
+      lanes.delete(lane);
+      lane.child.kill('SIGKILL');
+    } else {
+      idle(lane, true);
+    }
+    job?.resolve(text);
+    pump();
+  }
+
+  /** An idle child must not keep a finished run alive; a busy one must. */
+  function idle(lane: Lane, yes: boolean): void {
+    // stderr is a pipe, so a net.Socket, which has ref and unref.
+    const handles = [lane.child, lane.child.channel, lane.child.stderr as Socket | null];
+    for (const handle of handles) if (handle) (yes ? handle.unref() : handle.ref());
+  }
+
+  function startLane(): Lane {
+    const child = fork(CHILD_ENTRY, [], {
+      execArgv: [`--max-old-space-size=${maxHeapMb}`, ...LOADER_ARGS],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, sampler: undefined, stderr: '' };
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      lane.stderr = (lane.stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('message', (reply: PageTextReply) => {
+      if (reply.kind === 'ready') {
+        lane.ready = true;
+        send(lane);
+      } else if (lane.job?.id === reply.id) {
+        finish(lane, reply.text, false);
+      }
+    });
+    const gone = (why: string) => {
+      if (!lanes.has(lane)) return;
+      lanes.delete(lane);
+      const tail = lane.stderr.trim().split('\n').at(-1);
+      finish(lane, inconclusive(`page extraction child ${why}${tail ? `: ${tail}` : ''}`.toLowerCase()), true);
+    };
+    child.on('error', (error) => gone(`failed (${error.message})`));
+    child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
+    lanes.add(lane);
+    return lane;
+  }
+
+  /** Hands the lane's job to its child once the child has loaded. */
+  function send(lane: Lane): void {
+    const job = lane.job;
+    if (!lane.ready || job === undefined) return;
+    const request: PageTextRequest = { id: job.id, page: job.page };
+    lane.child.send(request, (error) => {
+      if (error && lane.job === job) finish(lane, inconclusive(`page extraction child could not be reached (${error.message})`.toLowerCase()), true);
+    });
+  }
+
+  function watch(lane: Lane): void {
+    const limit = maxRssMb * 1024 * 1024;
+    lane.timer = setTimeout(() => finish(lane, inconclusive(`page extraction timed out after ${timeoutMs} ms`), true), timeoutMs);
+    lane.sampler = setInterval(() => {
+      const pid = lane.child.pid;
+      const rss = pid === undefined ? undefined : readProcessRss(pid);
+      if (rss !== undefined && rss > limit) finish(lane, inconclusive(`page extraction exceeded ${maxRssMb} MiB of memory`), true);
+    }, sampleMs);
+  }
+
+  function pump(): void {
+    while (!closed && waiting.length > 0) {
+      let lane: Lane | undefined;
+      for (const candidate of lanes) if (candidate.job === undefined) lane = candidate;
+      if (lane === undefined && lanes.size < size) lane = startLane();
+      if (lane === undefined) return;
+      lane.job = waiting.shift()!;
+      idle(lane, false);
+      watch(lane);
+      send(lane);
+    }
+  }
+
+  return {
+    extract(page) {
+      if (closed) return Promise.resolve(inconclusive('page extraction stopped'));
+      return new Promise((resolve) => {
+        waiting.push({ id: nextId++, page, resolve });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      process.off('exit', killAll);
+      for (const job of waiting.splice(0)) job.resolve(inconclusive('page extraction stopped'));
+      const exits = [...lanes].map((lane) => {
+        const exited = lane.child.exitCode !== null || lane.child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => lane.child.once('exit', () => resolve()));
+        // Ref'd again, or an idle child's exit would not hold the loop open for this wait.
+        lane.child.ref();
+        finish(lane, inconclusive('page extraction stopped'), true);
+        return exited;
+      });
+      lanes.clear();
+      await Promise.all(exits);
+    },
+    pids() {
+      return [...lanes].flatMap((lane) => (lane.child.pid === undefined ? [] : [lane.child.pid]));
+    },
+  };
+}
+
+/** The format is unknown here: the child that would have sniffed it is gone. */
+function inconclusive(reason: string): PageText {
+  return { kind: 'inconclusive', format: 'other', reason };
+}

@@ -1,0 +1,23 @@
+/**
+ * The child process behind create-page-text-extractor.ts: extracts one page at a time with
+ * extractPageText, reading PDFs on this same thread (read-pdf-pages.ts), since the whole process is what
+ * the parent kills at its time and memory limits.
+ */
+import { extractPageText } from './extract-page-text.ts';
+import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
+import { readPdfPages } from './read-pdf-pages.ts';
+
+const send = (reply: PageTextReply) => process.send!(reply);
+// The parent may go without killing this process (SIGKILL, a crash): the closed channel is the sign.
+process.on('disconnect', () => process.exit(0));
+const pdfExtractor = { extract: readPdfPages, close: async () => {} };
+process.on('message', (request: PageTextRequest) => {
+  const { body, contentType, complete } = request.page;
+  // The structured clone hands a Buffer back as a Buffer; a plain view keeps extractPageText's input as typed.
+  const page = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType, complete };
+  void extractPageText(page, { pdfExtractor }).then(
+    (text) => send({ kind: 'answer', id: request.id, text }),
+    (error: Error) => send({ kind: 'answer', id: request.id, text: { kind: 'inconclusive', format: 'other', reason: `page extraction failed (${error.message})`.toLowerCase() } }),
+  );
+});
+send({ kind: 'ready' });
