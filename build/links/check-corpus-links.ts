@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
 import { checkLink } from './check-link.ts';
 import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { createByteBudget } from './create-byte-budget.ts';
 import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
 import { createNetworkGuard, NetworkUnavailable } from './network-guard.ts';
@@ -30,6 +31,8 @@ export interface LinkRunOptions {
   userAgent: string;
   /** Pages whose text is extracted at once (PDF parsing is CPU- and memory-bound, unlike fetching). */
   extractConcurrency: number;
+  /** Page bytes held at once, read or waiting for extraction (default PAGE_BYTES_BUDGET). */
+  pageBytesBudget?: number;
 }
 
 /** The run's connections to the world. */
@@ -60,6 +63,11 @@ export interface LinkRunResult {
 
 /** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
 export const BODY_CAP_BYTES = 1024 * 1024;
+/**
+ * 64 MiB of page bodies held at once: reads past it wait. Room for three pages at the PDF cap, or many
+ * ordinary pages, whose declared length is all they hold.
+ */
+export const PAGE_BYTES_BUDGET = 64 * 1024 * 1024;
 /** A Retry-After beyond this is not waited for: the attempt is `inconclusive`. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 /** Backoff never starts below this, even with `--host-interval-ms 0`. */
@@ -79,11 +87,12 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
     'accept-encoding': 'identity',
   };
+  const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
     const release = await gate.acquire(new URL(url).host);
     try {
       return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES,
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget,
       });
     } finally {
       release();
@@ -106,9 +115,14 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
     const tasks = targets.quotes.due.get(url);
     const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
-    const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
-    delete verdict.page;
-    return { verdict, quoteChecks };
+    try {
+      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+      return { verdict, quoteChecks };
+    } finally {
+      // The page's bytes were held against the budget since they were read (send-request.ts).
+      if (verdict.page?.kind === 'read') pageBudget.release(verdict.page.bytes.byteLength);
+      delete verdict.page;
+    }
   };
   type Finished = { check: LinkCheck; verdict: LinkVerdict; quoteChecks: QuoteCheck[] };
   const guard = createNetworkGuard<Finished>({
