@@ -1,11 +1,11 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
 import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
-import { extractPageText } from '../../build/quotes/extract-page-text.ts';
-import { createPdfTextExtractor } from '../../build/quotes/extract-pdf-text.ts';
+import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
 import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
 import { findCitations } from '../../build/links/find-citations.ts';
@@ -42,6 +42,8 @@ export interface LinksCheckFlags {
 export const CHECK_FLAG_DEFAULTS = {
   maxAgeDays: '6', concurrency: '32', perHost: '2', hostIntervalMs: '1000', timeoutMs: '15000', retries: '2',
 } as const;
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** Runs `hra links check`; every expected failure is a CliFailure thrown before anything is appended. */
 export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
@@ -89,8 +91,16 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     throw new CliFailure(`${QUOTE_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const print = (row: object) => process.stdout.write(`${JSON.stringify(row)}\n`);
-  // One pool of pdf.js workers for the run, started only when a PDF arrives.
-  const pdfExtractor = createPdfTextExtractor({ workers: Math.min(2, options.extractConcurrency) });
+  // One pool of extraction children for the run, started only when a page arrives.
+  const pageExtractor = createPageTextExtractor();
+  // A signal must not leave a child parsing a bomb: kill them, then end as the signal asks.
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    void pageExtractor.close();
+    process.kill(process.pid, signal);
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, stopOnSignal);
+  const loopDelay = process.env.HRA_REPORT_EVENT_LOOP_DELAY === '1' ? monitorEventLoopDelay({ resolution: 10 }) : undefined;
+  loopDelay?.enable();
   const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost, policy });
   let result;
   try {
@@ -99,7 +109,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
       viaProxy: proxy !== undefined,
       record: log ? (check) => appendOrFail(log.file, () => log.append(check)) : print,
       recordQuote: quoteLog ? (check: QuoteCheck) => appendOrFail(quoteLog.file, () => quoteLog.appendRow(check)) : print,
-      extract: (page) => extractPageText(page, { pdfExtractor }),
+      extract: (page) => pageExtractor.extract(page),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,
@@ -109,8 +119,13 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   } finally {
     log?.close();
     quoteLog?.close();
-    await pdfExtractor.close();
+    for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
+    await pageExtractor.close();
     await connections.destroy();
+    if (loopDelay !== undefined) {
+      loopDelay.disable();
+      progress(`links: longest event-loop delay ${Math.round(loopDelay.max / 1e6)} ms`);
+    }
   }
   const { tally, stopped } = result;
   if (stopped instanceof NetworkUnavailable) {
