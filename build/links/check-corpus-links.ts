@@ -110,7 +110,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   };
   const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
   const extracting = createLimiter(options.extractConcurrency);
-  const extract: ExtractText = (page) => extracting(() => deps.extract(page));
+  const extract: ExtractText = (page, quotes) => extracting(() => deps.extract(page, quotes));
   // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
     const tasks = targets.quotes.due.get(url);

@@ -14,6 +14,7 @@ import type { Socket } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FetchedPage, PageText } from './extract-page-text.ts';
+import type { PageJudgement } from './judge-page-text.ts';
 import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
 import { readProcessRss } from './read-process-rss.ts';
 
@@ -27,14 +28,18 @@ export interface PageTextExtractorOptions {
   maxRssMb?: number;
   /** Each child's V8 old-generation cap, in MiB (default DEFAULT_EXTRACT_MAX_HEAP_MB); below maxRssMb. */
   maxHeapMb?: number;
-  /** How often a busy child's memory is read, in ms (default 20). */
+  /** How often a busy child's memory is read, in ms (default 5: a bomb can grow by 2 MiB a millisecond). */
   sampleMs?: number;
 }
 
 /** Extracts pages until closed. */
 export interface PageTextExtractor {
-  /** The text of `page`, or why there is none; a page past a limit is `inconclusive` saying which. */
+  /**
+   * The text of `page`, or why there is none; a page past a limit is `inconclusive` saying which. With
+   * `quotes`, a page with text answers their judgement (judge-page-text.ts) instead of the text.
+   */
   extract(page: FetchedPage): Promise<PageText>;
+  extract(page: FetchedPage, quotes: readonly string[]): Promise<PageText | PageJudgement>;
   /** Kills the children; pages waiting or in progress answer `page extraction stopped`. */
   close(): Promise<void>;
   /** The process ids of the children alive now. */
@@ -45,8 +50,11 @@ export interface PageTextExtractor {
 export const DEFAULT_EXTRACT_CHILDREN = 2;
 /** 20 s: a text-layer read of a large city guideline PDF takes well under one on an idle core (BENCHMARKS.md). */
 export const DEFAULT_EXTRACT_TIMEOUT_MS = 20_000;
-/** 320 MiB per child: two children and the run stay under 1 GiB together (BENCHMARKS.md, hostile pages). */
-export const DEFAULT_EXTRACT_MAX_RSS_MB = 320;
+/**
+ * 352 MiB per child: a 5 MiB HTML page of text peaks near 320 MiB in a child under tsx, and two children at
+ * the limit and the run stay under 1 GiB together (BENCHMARKS.md, hostile pages).
+ */
+export const DEFAULT_EXTRACT_MAX_RSS_MB = 352;
 /** 192 MiB: the JavaScript heap's share of a child's memory limit, so V8 collects before the limit is hit. */
 export const DEFAULT_EXTRACT_MAX_HEAP_MB = 192;
 
@@ -59,7 +67,8 @@ const STDERR_TAIL_CHARS = 300;
 interface Job {
   id: number;
   page: FetchedPage;
-  resolve: (text: PageText) => void;
+  quotes: string[] | undefined;
+  resolve: (text: PageText | PageJudgement) => void;
 }
 
 interface Lane {
@@ -77,7 +86,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   const timeoutMs = options.timeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS;
   const maxRssMb = options.maxRssMb ?? DEFAULT_EXTRACT_MAX_RSS_MB;
   const maxHeapMb = options.maxHeapMb ?? Math.min(DEFAULT_EXTRACT_MAX_HEAP_MB, Math.floor(maxRssMb * 0.6));
-  const sampleMs = options.sampleMs ?? 20;
+  const sampleMs = options.sampleMs ?? 5;
   if (!Number.isInteger(size) || size < 1) throw new Error(`extraction children must be a whole number of at least 1, got ${size}`);
   if (!(timeoutMs > 0)) throw new Error(`extraction timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   if (!(maxRssMb >= 64)) throw new Error(`extraction memory limit must be at least 64 MiB, got ${maxRssMb}`);
@@ -92,7 +101,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   };
   process.on('exit', killAll);
 
-  function finish(lane: Lane, text: PageText, retire: boolean): void {
+  function finish(lane: Lane, text: PageText | PageJudgement, retire: boolean): void {
     const job = lane.job;
     clearTimeout(lane.timer);
     clearInterval(lane.sampler);
@@ -150,7 +159,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   function send(lane: Lane): void {
     const job = lane.job;
     if (!lane.ready || job === undefined) return;
-    const request: PageTextRequest = { id: job.id, page: job.page };
+    const request: PageTextRequest = job.quotes === undefined ? { id: job.id, page: job.page } : { id: job.id, page: job.page, quotes: job.quotes };
     lane.child.send(request, (error) => {
       if (error && lane.job === job) finish(lane, inconclusive(`page extraction child could not be reached (${error.message})`.toLowerCase()), true);
     });
@@ -179,14 +188,20 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     }
   }
 
+  function extract(page: FetchedPage): Promise<PageText>;
+  function extract(page: FetchedPage, quotes: readonly string[]): Promise<PageText | PageJudgement>;
+  function extract(page: FetchedPage, quotes?: readonly string[]): Promise<PageText | PageJudgement> {
+    if (closed) return Promise.resolve(inconclusive('page extraction stopped'));
+    // Past its cap a page is inconclusive whatever follows its first bytes (the format sniff's 1024).
+    const sent = page.complete ? page : { ...page, body: page.body.subarray(0, 1024) };
+    return new Promise((resolve) => {
+      waiting.push({ id: nextId++, page: sent, quotes: quotes === undefined ? undefined : [...quotes], resolve });
+      pump();
+    });
+  }
+
   return {
-    extract(page) {
-      if (closed) return Promise.resolve(inconclusive('page extraction stopped'));
-      return new Promise((resolve) => {
-        waiting.push({ id: nextId++, page, resolve });
-        pump();
-      });
-    },
+    extract,
     async close() {
       closed = true;
       process.off('exit', killAll);

@@ -1,9 +1,11 @@
 /**
  * The child process behind create-page-text-extractor.ts: extracts one page at a time with
  * extractPageText, reading PDFs on this same thread (read-pdf-pages.ts), since the whole process is what
- * the parent kills at its time and memory limits.
+ * the parent kills at its time and memory limits; and judges quotes against the text when asked to
+ * (judge-page-text.ts), so a long text is never normalized by the parent.
  */
 import { extractPageText } from './extract-page-text.ts';
+import { judgePageText } from './judge-page-text.ts';
 import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
 import { readPdfPages } from './read-pdf-pages.ts';
 
@@ -16,7 +18,7 @@ process.on('message', (request: PageTextRequest) => {
   // The structured clone hands a Buffer back as a Buffer; a plain view keeps extractPageText's input as typed.
   const page = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType, complete };
   void extractPageText(page, { pdfExtractor }).then(
-    (text) => send({ kind: 'answer', id: request.id, text }),
+    (text) => send({ kind: 'answer', id: request.id, text: text.kind === 'text' && request.quotes !== undefined ? judgePageText(text.text, request.quotes) : text }),
     (error: Error) => send({ kind: 'answer', id: request.id, text: { kind: 'inconclusive', format: 'other', reason: `page extraction failed (${error.message})`.toLowerCase() } }),
   );
 });

@@ -109,7 +109,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
       viaProxy: proxy !== undefined,
       record: log ? (check) => appendOrFail(log.file, () => log.append(check)) : print,
       recordQuote: quoteLog ? (check: QuoteCheck) => appendOrFail(quoteLog.file, () => quoteLog.appendRow(check)) : print,
-      extract: (page) => pageExtractor.extract(page),
+      extract: (page, quotes) => pageExtractor.extract(page, quotes),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,

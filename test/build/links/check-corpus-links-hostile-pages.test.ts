@@ -19,18 +19,20 @@ import { gzipped, makeInflatingPdf, makeMisnestedHtml } from '../../support/make
 
 const OPTIONS: LinkRunOptions = { checkedAt: '2026-11-20', concurrency: 4, perHost: 1, hostIntervalMs: 0, timeoutMs: 10_000, retries: 0, userAgent: 'hra-test', extractConcurrency: 2 };
 const QUOTE = 'Eligible homeowners may receive up to $10,000 for home repairs.';
-const MAX_RSS_MB = 200;
+const MAX_RSS_MB = 352;
 const MIB = 1024 * 1024;
 
 const PDF_BOMB = 'http://bombs.test/inflates.pdf';
 const TAG_BOMB = 'http://bombs.test/tags.html';
 const HEALTHY = 'http://healthy.test/program';
+const LONG_TEXT = 'http://long.test/rates.txt';
 
-/** The three pages: a GiB of zeros behind 1 MB of PDF, 1 MiB of mis-nested tags gzipped, and a plain page. */
+/** The pages: a GiB of zeros behind 1 MB of PDF, 1 MiB of mis-nested tags gzipped, 4.6 MB of text, and a plain page. */
 function answerPages(): (request: IncomingMessage, response: ServerResponse, target: URL) => boolean {
   const pages = new Map<string, { headers: Record<string, string>; body: Buffer }>([
     [PDF_BOMB, { headers: { 'content-type': 'application/pdf' }, body: makeInflatingPdf(1024) }],
     [TAG_BOMB, { headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' }, body: gzipped(makeMisnestedHtml(MIB)) }],
+    [LONG_TEXT, { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`${'Rates for home repair loans change each year. '.repeat(100_000)}${QUOTE}`) }],
     [HEALTHY, { headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<!doctype html><title>Home Repair</title><h1>Home Repair</h1><p>${QUOTE}</p>`) }],
   ]);
   return (request, response, target) => {
@@ -50,7 +52,7 @@ async function run(fixture: LinkFixture, extractor: PageTextExtractor, urls: str
   const quotes = new Map<string, QuoteCheck>();
   const deps: LinkRunDeps = {
     dispatcher: connections.dispatcher, viaProxy: true, record: () => {}, recordQuote: (check) => quotes.set(check.url, check),
-    extract: (page) => extractor.extract(page),
+    extract: (page, quotes) => extractor.extract(page, quotes),
     timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
     wallNow: () => Date.now(), random: () => 0.5, progress: () => {}, residentBytes: () => 0,
   };
@@ -103,6 +105,12 @@ describe('checkCorpusLinks, hostile pages', () => {
     assert.equal(result.get(HEALTHY)?.outcome, 'found');
     // The CPU time spent between two turns: on this shared machine the wall-clock delay also counts other
     // processes' turns on the cores (watch-event-loop.ts).
+    assert.ok(blocks.maxBusyMs < 100, `the event loop was busy for ${blocks.maxBusyMs} ms (wall-clock delay ${blocks.maxDelayMs} ms)`);
+  });
+
+  it('judges a quote at the end of 4.6 MB of text without the run normalizing that text on its own thread', async () => {
+    const { result, blocks } = await watched(() => run(fixture, extractor, [LONG_TEXT]));
+    assert.equal(result.get(LONG_TEXT)?.outcome, 'found', result.get(LONG_TEXT)?.reason);
     assert.ok(blocks.maxBusyMs < 100, `the event loop was busy for ${blocks.maxBusyMs} ms (wall-clock delay ${blocks.maxDelayMs} ms)`);
   });
 });

@@ -1,7 +1,8 @@
 /** The quote checks made from one link attempt, against scripted verdicts and extractions. */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkQuotes, STATED_AMOUNTS_CAP, type ExtractText } from '../../../build/links/check-quotes.ts';
+import { checkQuotes, type ExtractText } from '../../../build/links/check-quotes.ts';
+import { STATED_AMOUNTS_CAP } from '../../../build/quotes/judge-page-text.ts';
 import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
 import type { QuoteTask } from '../../../build/links/select-quote-targets.ts';
 
