@@ -78,6 +78,7 @@ interface Lane {
   timer: NodeJS.Timeout | undefined;
   sampler: NodeJS.Timeout | undefined;
   stderr: string;
+  heapExhausted: boolean;
 }
 
 /** Starts an extractor; children start when pages arrive, so an extractor given none costs nothing. */
@@ -131,9 +132,11 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, sampler: undefined, stderr: '' };
+    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, sampler: undefined, stderr: '', heapExhausted: false };
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       lane.stderr = (lane.stderr + chunk).slice(-STDERR_TAIL_CHARS);
+      // V8 aborts a process whose heap reached its cap, after saying so on stderr.
+      if (/heap out of memory|reached heap limit/i.test(lane.stderr)) lane.heapExhausted = true;
     });
     child.on('message', (reply: PageTextReply) => {
       if (reply.kind === 'ready') {
@@ -146,11 +149,13 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     const gone = (why: string) => {
       if (!lanes.has(lane)) return;
       lanes.delete(lane);
+      if (lane.heapExhausted) return finish(lane, inconclusive(`page extraction ran out of memory (${maxHeapMb} MiB heap cap)`), true);
       const tail = lane.stderr.trim().split('\n').at(-1);
       finish(lane, inconclusive(`page extraction child ${why}${tail ? `: ${tail}` : ''}`.toLowerCase()), true);
     };
     child.on('error', (error) => gone(`failed (${error.message})`));
-    child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
+    // 'close', not 'exit': stderr is read to its end first, so the reason can quote it.
+    child.on('close', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
     lanes.add(lane);
     return lane;
   }

@@ -65,6 +65,18 @@ describe('createPageTextExtractor', () => {
     }
   });
 
+  it('says a child ran out of its heap, and reads the next page normally', async () => {
+    const extractor = createPageTextExtractor({ children: 1, maxRssMb: 1024, maxHeapMb: 24 });
+    try {
+      assert.deepEqual(await extractor.extract({ body: makeMisnestedHtml(2 * 1024 * 1024), contentType: 'text/html', complete: true }), {
+        kind: 'inconclusive', format: 'other', reason: 'page extraction ran out of memory (24 MiB heap cap)',
+      });
+      assert.equal((await extractor.extract(healthy())).kind, 'text');
+    } finally {
+      await extractor.close();
+    }
+  });
+
   it('kills its children on close', async () => {
     const extractor = createPageTextExtractor({ children: 2 });
     await Promise.all([extractor.extract(healthy()), extractor.extract(healthy())]);
