@@ -26,6 +26,11 @@ export interface PageTextExtractorOptions {
   timeoutMs?: number;
   /** Resident memory a child may reach, in MiB (default DEFAULT_EXTRACT_MAX_RSS_MB). */
   maxRssMb?: number;
+  /**
+   * Resident memory all children together may reach, in MiB (default DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB, and
+   * never below maxRssMb): past it the largest child is killed, its page (if any) inconclusive.
+   */
+  maxTotalRssMb?: number;
   /** Each child's V8 old-generation cap, in MiB (default DEFAULT_EXTRACT_MAX_HEAP_MB); below maxRssMb. */
   maxHeapMb?: number;
   /** How often a busy child's memory is read, in ms (default 5: a bomb can grow by 2 MiB a millisecond). */
@@ -55,6 +60,11 @@ export const DEFAULT_EXTRACT_TIMEOUT_MS = 20_000;
  * the limit and the run stay under 1 GiB together (BENCHMARKS.md, hostile pages).
  */
 export const DEFAULT_EXTRACT_MAX_RSS_MB = 352;
+/**
+ * 640 MiB for both children together: two pages at once may each take most of a child's limit, but not
+ * both at the limit, which would take the run past 1 GiB (BENCHMARKS.md, hostile pages).
+ */
+export const DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB = 640;
 /** 192 MiB: the JavaScript heap's share of a child's memory limit, so V8 collects before the limit is hit. */
 export const DEFAULT_EXTRACT_MAX_HEAP_MB = 192;
 
@@ -63,6 +73,7 @@ const LOADER_ARGS = CHILD_ENTRY.endsWith('.ts')
   ? ['pdfjs-dist/legacy/build/pdf.worker.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'tsx'].flatMap((name) => ['--import', import.meta.resolve(name)])
   : [];
 const STDERR_TAIL_CHARS = 300;
+const MIB = 1024 * 1024;
 
 interface Job {
   id: number;
@@ -76,7 +87,6 @@ interface Lane {
   ready: boolean;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
-  sampler: NodeJS.Timeout | undefined;
   stderr: string;
   heapExhausted: boolean;
 }
@@ -88,6 +98,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   const maxRssMb = options.maxRssMb ?? DEFAULT_EXTRACT_MAX_RSS_MB;
   const maxHeapMb = options.maxHeapMb ?? Math.min(DEFAULT_EXTRACT_MAX_HEAP_MB, Math.floor(maxRssMb * 0.6));
   const sampleMs = options.sampleMs ?? 5;
+  const maxTotalRssMb = Math.max(maxRssMb, options.maxTotalRssMb ?? DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB);
   if (!Number.isInteger(size) || size < 1) throw new Error(`extraction children must be a whole number of at least 1, got ${size}`);
   if (!(timeoutMs > 0)) throw new Error(`extraction timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   if (!(maxRssMb >= 64)) throw new Error(`extraction memory limit must be at least 64 MiB, got ${maxRssMb}`);
@@ -96,6 +107,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   const waiting: Job[] = [];
   let nextId = 0;
   let closed = false;
+  let sampler: NodeJS.Timeout | undefined;
   // A run that exits by any path (process.exit included) must not leave a child parsing a bomb.
   const killAll = () => {
     for (const lane of lanes) lane.child.kill('SIGKILL');
@@ -105,10 +117,8 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   function finish(lane: Lane, text: PageText | PageJudgement, retire: boolean): void {
     const job = lane.job;
     clearTimeout(lane.timer);
-    clearInterval(lane.sampler);
     lane.job = undefined;
     lane.timer = undefined;
-    lane.sampler = undefined;
     if (retire) {
       lanes.delete(lane);
       lane.child.kill('SIGKILL');
@@ -132,7 +142,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, sampler: undefined, stderr: '', heapExhausted: false };
+    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, stderr: '', heapExhausted: false };
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       lane.stderr = (lane.stderr + chunk).slice(-STDERR_TAIL_CHARS);
       // V8 aborts a process whose heap reached its cap, after saying so on stderr.
@@ -171,13 +181,31 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   }
 
   function watch(lane: Lane): void {
-    const limit = maxRssMb * 1024 * 1024;
     lane.timer = setTimeout(() => finish(lane, inconclusive(`page extraction timed out after ${timeoutMs} ms`), true), timeoutMs);
-    lane.sampler = setInterval(() => {
-      const pid = lane.child.pid;
-      const rss = pid === undefined ? undefined : readProcessRss(pid);
-      if (rss !== undefined && rss > limit) finish(lane, inconclusive(`page extraction exceeded ${maxRssMb} MiB of memory`), true);
-    }, sampleMs);
+    sampler ??= setInterval(sample, sampleMs).unref();
+  }
+
+  /** Reads every child's memory: one past its own limit is killed, then the largest while all are past theirs. */
+  function sample(): void {
+    const sizes: Array<{ lane: Lane; rss: number }> = [];
+    for (const lane of lanes) {
+      const rss = lane.child.pid === undefined ? undefined : readProcessRss(lane.child.pid);
+      if (rss === undefined) continue;
+      if (rss > maxRssMb * MIB) finish(lane, inconclusive(`page extraction exceeded ${maxRssMb} MiB of memory`), true);
+      else sizes.push({ lane, rss });
+    }
+    sizes.sort((a, b) => b.rss - a.rss);
+    let total = sizes.reduce((sum, { rss }) => sum + rss, 0);
+    for (const { lane, rss } of sizes) {
+      if (total <= maxTotalRssMb * MIB) break;
+      finish(lane, inconclusive(`page extraction exceeded ${maxTotalRssMb} MiB of memory with the other pages read at once`), true);
+      total -= rss;
+    }
+    // Idle children hold still: sampling stops until a page is handed out again.
+    if (![...lanes].some((lane) => lane.job !== undefined)) {
+      clearInterval(sampler);
+      sampler = undefined;
+    }
   }
 
   function pump(): void {
@@ -209,6 +237,8 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     extract,
     async close() {
       closed = true;
+      clearInterval(sampler);
+      sampler = undefined;
       process.off('exit', killAll);
       for (const job of waiting.splice(0)) job.resolve(inconclusive('page extraction stopped'));
       const exits = [...lanes].map((lane) => {

@@ -41,6 +41,8 @@ interface BenchPage {
 interface HostileRun {
   seconds: number;
   peakTreeRssBytes: number;
+  /** Each process's RSS at the tree's peak, in tree order (launcher or run first). */
+  atPeakBytes: number[];
   mostProcesses: number;
   blockCpuMs: number | undefined;
   blockWallMs: number | undefined;
@@ -167,28 +169,32 @@ function writeBenchCorpus(dir: string, urls: readonly string[]): string {
 }
 
 /** Runs `node <args>` with the event-loop probe on, summing the RSS of it and all its descendants every SAMPLE_MS. */
-function runTree(args: readonly string[], cwd: string): Promise<{ stdout: string; stderr: string; seconds: number; peakTreeRssBytes: number; mostProcesses: number }> {
+function runTree(args: readonly string[], cwd: string): Promise<{ stdout: string; stderr: string; seconds: number; peakTreeRssBytes: number; atPeakBytes: number[]; mostProcesses: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HRA_REPORT_EVENT_LOOP_DELAY: '1' } });
     let stdout = '';
     let stderr = '';
     let peakTreeRssBytes = 0;
+    let atPeakBytes: number[] = [];
     let mostProcesses = 0;
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const sampler = setInterval(() => {
       const tree = descendants(child.pid!);
-      let sum = 0;
-      for (const pid of tree) sum += residentBytes(pid) ?? 0;
-      peakTreeRssBytes = Math.max(peakTreeRssBytes, sum);
+      const each = tree.map((pid) => residentBytes(pid) ?? 0);
+      const sum = each.reduce((total, bytes) => total + bytes, 0);
+      if (sum > peakTreeRssBytes) {
+        peakTreeRssBytes = sum;
+        atPeakBytes = each;
+      }
       mostProcesses = Math.max(mostProcesses, tree.length);
     }, SAMPLE_MS);
     child.once('error', reject);
     child.once('exit', (code) => {
       clearInterval(sampler);
       if (code !== 0) return reject(new Error(`hra links check failed (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
-      resolve({ stdout, stderr, seconds: (performance.now() - started) / 1000, peakTreeRssBytes, mostProcesses });
+      resolve({ stdout, stderr, seconds: (performance.now() - started) / 1000, peakTreeRssBytes, atPeakBytes, mostProcesses });
     });
   });
 }
@@ -236,6 +242,7 @@ function render(report: { command: string; runs: HostileRun[]; load: string; ela
     `| the same block as wall-clock delay (counts other processes' turns on a loaded machine) | ${spread(report.runs.map((run) => run.blockWallMs ?? Number.NaN), ms)} | |`,
     `| duration | ${spread(report.runs.map((run) => Math.round(run.seconds)), (value) => `${value} s`)} | |`,
     `| most processes in the tree at once | ${Math.max(...report.runs.map((run) => run.mostProcesses))} | |`,
+    `| each process at the highest peak (tree order: launcher or run, then below it) | ${[...report.runs].sort((a, b) => b.peakTreeRssBytes - a.peakTreeRssBytes)[0]!.atPeakBytes.map(mib).join(' + ')} | |`,
     '',
     'Quote outcomes of the last run, by page:',
     '',

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { createPageTextExtractor } from '../../../build/quotes/create-page-text-extractor.ts';
-import { makeMisnestedHtml } from '../../support/make-hostile-pages.ts';
+import { makeInflatingPdf, makeMisnestedHtml } from '../../support/make-hostile-pages.ts';
 import { makeTestPdf } from '../../support/make-test-pdf.ts';
 import { TSX_NODE_ARGS } from '../../support/run-hra.ts';
 
@@ -71,6 +71,18 @@ describe('createPageTextExtractor', () => {
       assert.deepEqual(await extractor.extract({ body: makeMisnestedHtml(2 * 1024 * 1024), contentType: 'text/html', complete: true }), {
         kind: 'inconclusive', format: 'other', reason: 'page extraction ran out of memory (24 MiB heap cap)',
       });
+      assert.equal((await extractor.extract(healthy())).kind, 'text');
+    } finally {
+      await extractor.close();
+    }
+  });
+
+  it('kills the larger child when the children together pass their total, each page saying why', async () => {
+    const extractor = createPageTextExtractor({ children: 2, maxRssMb: 400, maxTotalRssMb: 400 });
+    try {
+      const bomb = { body: makeInflatingPdf(1024), contentType: 'application/pdf', complete: true };
+      const reasons = (await Promise.all([extractor.extract(bomb), extractor.extract(bomb)])).map((text) => (text.kind === 'inconclusive' ? text.reason : text.kind));
+      assert.deepEqual(reasons.sort(), ['page extraction exceeded 400 MiB of memory', 'page extraction exceeded 400 MiB of memory with the other pages read at once']);
       assert.equal((await extractor.extract(healthy())).kind, 'text');
     } finally {
       await extractor.close();
