@@ -64,10 +64,11 @@ export interface LinkRunResult {
 /** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
 export const BODY_CAP_BYTES = 1024 * 1024;
 /**
- * 64 MiB of page bodies held at once: reads past it wait. Room for three pages at the PDF cap, or many
- * ordinary pages, whose declared length is all they hold.
+ * 48 MiB of page bodies held at once: reads past it wait. Room for two pages at the PDF cap, or many
+ * ordinary pages, whose declared length is all they hold; with the extraction children it keeps the run
+ * under 1 GiB (BENCHMARKS.md, hostile pages).
  */
-export const PAGE_BYTES_BUDGET = 64 * 1024 * 1024;
+export const PAGE_BYTES_BUDGET = 48 * 1024 * 1024;
 /** A Retry-After beyond this is not waited for: the attempt is `inconclusive`. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 /** Backoff never starts below this, even with `--host-interval-ms 0`. */

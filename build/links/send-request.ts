@@ -78,7 +78,7 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       await options.pageBudget?.acquire(reserved);
       let page: PageBody;
       try {
-        page = await readPageBody(response.body, coding, readCap);
+        page = await readPageBody(response.body, coding, readCap, OVER_CAP_KEPT_BYTES);
       } catch (error) {
         options.pageBudget?.release(reserved);
         throw error;
@@ -87,8 +87,6 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       const body = page.kind === 'read' && isHtml(contentType ?? undefined)
         ? new TextDecoder('utf-8').decode(page.bytes.subarray(0, options.bodyCap))
         : undefined;
-      // Over its cap a page is judged by its first bytes alone (inconclusive): the rest is let go now.
-      if (page.kind === 'read' && !page.complete && page.bytes.byteLength > OVER_CAP_KEPT_BYTES) page.bytes = page.bytes.slice(0, OVER_CAP_KEPT_BYTES);
       options.pageBudget?.release(Math.max(0, reserved - (page.kind === 'read' ? page.bytes.byteLength : 0)));
       return { status: response.statusCode, headers, body, page };
     }
