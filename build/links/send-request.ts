@@ -74,20 +74,26 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       // An uncoded body whose length is declared over its cap is refused from its first bytes, unread.
       const declared = coding === undefined || coding === 'identity' ? declaredLength(headers['content-length']) : undefined;
       const readCap = declared !== undefined && declared > cap ? OVER_CAP_KEPT_BYTES : cap;
+      // All a read may keep is held before it starts (a declared length, else the cap), so no reader ever
+      // waits while holding bytes, and the wait ends at the deadline.
+      const budget = options.pageBudget;
       const reserved = Math.min(declared ?? readCap, readCap) + 1;
-      await options.pageBudget?.acquire(reserved);
+      let held = 0;
       let page: PageBody;
       try {
+        await budget?.acquire(reserved, controller.signal);
+        held = reserved;
         page = await readPageBody(response.body, coding, readCap, OVER_CAP_KEPT_BYTES);
       } catch (error) {
-        options.pageBudget?.release(reserved);
-        throw error;
+        // Only the budget's wait throws here (the read answers its own failures): the deadline passed.
+        response.body.destroy();
+        page = { kind: 'broken', reason: `waiting for room in the page byte budget failed (${(error as Error).message})` };
       }
       if (page.kind === 'broken' && timedOut) page.reason = `no complete body within the ${options.timeoutMs} ms deadline`;
       const body = page.kind === 'read' && isHtml(contentType ?? undefined)
         ? new TextDecoder('utf-8').decode(page.bytes.subarray(0, options.bodyCap))
         : undefined;
-      options.pageBudget?.release(Math.max(0, reserved - (page.kind === 'read' ? page.bytes.byteLength : 0)));
+      budget?.release(Math.max(0, held - (page.kind === 'read' ? page.bytes.byteLength : 0)));
       return { status: response.statusCode, headers, body, page };
     }
     const wanted = options.read !== 'none' && response.statusCode >= 200 && response.statusCode <= 299 && isHtml(headers['content-type']);

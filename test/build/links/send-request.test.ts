@@ -84,20 +84,28 @@ describe('sendRequest, page reads', () => {
 });
 
 describe('createByteBudget', () => {
-  it('serves waiters in order, and lets one larger than the whole budget through alone', async () => {
+  it('lets a small request past a large one that does not fit, and one larger than the whole budget through alone', async () => {
     const budget = createByteBudget(10);
     const order: string[] = [];
     await budget.acquire(8);
     const big = budget.acquire(30).then(() => order.push('big'));
     const small = budget.acquire(1).then(() => order.push('small'));
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(order, [], 'the small one does not overtake the big one queued before it');
-    budget.release(8);
-    await big;
-    assert.equal(budget.held(), 30);
-    budget.release(30);
     await small;
-    assert.deepEqual(order, ['big', 'small']);
-    assert.equal(budget.held(), 1);
+    assert.deepEqual(order, ['small']);
+    budget.release(9);
+    await big;
+    assert.deepEqual(order, ['small', 'big']);
+    assert.equal(budget.held(), 30);
+  });
+
+  it('gives up a wait when its signal aborts, holding nothing', async () => {
+    const budget = createByteBudget(10);
+    await budget.acquire(10);
+    const controller = new AbortController();
+    const waiting = budget.acquire(5, controller.signal);
+    controller.abort(new Error('deadline'));
+    await assert.rejects(waiting, /deadline/);
+    budget.release(10);
+    assert.equal(budget.held(), 0);
   });
 });
