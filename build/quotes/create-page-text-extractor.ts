@@ -144,9 +144,10 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     });
     const lane: Lane = { child, ready: false, job: undefined, timer: undefined, stderr: '', heapExhausted: false };
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      // V8 aborts a process whose heap reached its cap, after saying so on stderr (the message may straddle
+      // two chunks, and a chunk may be longer than the tail kept).
+      if (/heap out of memory|reached heap limit/i.test(lane.stderr.slice(-40) + chunk)) lane.heapExhausted = true;
       lane.stderr = (lane.stderr + chunk).slice(-STDERR_TAIL_CHARS);
-      // V8 aborts a process whose heap reached its cap, after saying so on stderr.
-      if (/heap out of memory|reached heap limit/i.test(lane.stderr)) lane.heapExhausted = true;
     });
     child.on('message', (reply: PageTextReply) => {
       if (reply.kind === 'ready') {
