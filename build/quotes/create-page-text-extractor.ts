@@ -73,6 +73,11 @@ const LOADER_ARGS = CHILD_ENTRY.endsWith('.ts')
   ? ['pdfjs-dist/legacy/build/pdf.worker.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'tsx'].flatMap((name) => ['--import', import.meta.resolve(name)])
   : [];
 const STDERR_TAIL_CHARS = 300;
+/**
+ * Pages handed to a child at once: the next waits in the child while it reads the first, so no round trip
+ * through the run's event loop sits between two pages (on a loaded machine each costs milliseconds).
+ */
+const PAGES_PER_CHILD = 2;
 const MIB = 1024 * 1024;
 
 interface Job {
@@ -85,7 +90,8 @@ interface Job {
 interface Lane {
   child: ChildProcess;
   ready: boolean;
-  job: Job | undefined;
+  /** Pages handed to the child, in order; the first is the one it is reading. */
+  jobs: Job[];
   timer: NodeJS.Timeout | undefined;
   stderr: string;
   heapExhausted: boolean;
@@ -114,14 +120,17 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   };
   process.on('exit', killAll);
 
+  /** Answers the page the child is reading; a retired child's other pages go back to the queue's front. */
   function finish(lane: Lane, text: PageText | PageJudgement, retire: boolean): void {
-    const job = lane.job;
+    const job = lane.jobs.shift();
     clearTimeout(lane.timer);
-    lane.job = undefined;
     lane.timer = undefined;
     if (retire) {
       lanes.delete(lane);
       lane.child.kill('SIGKILL');
+      waiting.unshift(...lane.jobs.splice(0));
+    } else if (lane.jobs.length > 0) {
+      startTimer(lane);
     } else {
       idle(lane, true);
     }
@@ -142,7 +151,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const lane: Lane = { child, ready: false, job: undefined, timer: undefined, stderr: '', heapExhausted: false };
+    const lane: Lane = { child, ready: false, jobs: [], timer: undefined, stderr: '', heapExhausted: false };
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       // V8 aborts a process whose heap reached its cap, after saying so on stderr (the message may straddle
       // two chunks, and a chunk may be longer than the tail kept).
@@ -152,8 +161,8 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     child.on('message', (reply: PageTextReply) => {
       if (reply.kind === 'ready') {
         lane.ready = true;
-        send(lane);
-      } else if (lane.job?.id === reply.id) {
+        for (const job of lane.jobs) send(lane, job);
+      } else if (lane.jobs[0]?.id === reply.id) {
         finish(lane, reply.text, false);
       }
     });
@@ -171,17 +180,17 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
     return lane;
   }
 
-  /** Hands the lane's job to its child once the child has loaded. */
-  function send(lane: Lane): void {
-    const job = lane.job;
-    if (!lane.ready || job === undefined) return;
+  /** Hands a job to the lane's child once the child has loaded (before, `ready` sends them all). */
+  function send(lane: Lane, job: Job): void {
+    if (!lane.ready) return;
     const request: PageTextRequest = job.quotes === undefined ? { id: job.id, page: job.page } : { id: job.id, page: job.page, quotes: job.quotes };
     lane.child.send(request, (error) => {
-      if (error && lane.job === job) finish(lane, inconclusive(`page extraction child could not be reached (${error.message})`.toLowerCase()), true);
+      if (error && lane.jobs[0] === job) finish(lane, inconclusive(`page extraction child could not be reached (${error.message})`.toLowerCase()), true);
     });
   }
 
-  function watch(lane: Lane): void {
+  /** The time limit of the page the child reads now (a child's start counts towards its first page's). */
+  function startTimer(lane: Lane): void {
     lane.timer = setTimeout(() => finish(lane, inconclusive(`page extraction timed out after ${timeoutMs} ms`), true), timeoutMs);
     sampler ??= setInterval(sample, sampleMs).unref();
   }
@@ -203,22 +212,27 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
       total -= rss;
     }
     // Idle children hold still: sampling stops until a page is handed out again.
-    if (![...lanes].some((lane) => lane.job !== undefined)) {
+    if (![...lanes].some((lane) => lane.jobs.length > 0)) {
       clearInterval(sampler);
       sampler = undefined;
     }
   }
 
+  /** Hands waiting pages to an idle child, else a new one, else to a busy child with room behind its page. */
   function pump(): void {
     while (!closed && waiting.length > 0) {
       let lane: Lane | undefined;
-      for (const candidate of lanes) if (candidate.job === undefined) lane = candidate;
+      for (const candidate of lanes) if (candidate.jobs.length === 0) lane = candidate;
       if (lane === undefined && lanes.size < size) lane = startLane();
+      for (const candidate of lanes) if (lane === undefined && candidate.jobs.length < PAGES_PER_CHILD) lane = candidate;
       if (lane === undefined) return;
-      lane.job = waiting.shift()!;
-      idle(lane, false);
-      watch(lane);
-      send(lane);
+      const job = waiting.shift()!;
+      lane.jobs.push(job);
+      if (lane.jobs.length === 1) {
+        idle(lane, false);
+        startTimer(lane);
+      }
+      send(lane, job);
     }
   }
 
@@ -241,7 +255,6 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
       clearInterval(sampler);
       sampler = undefined;
       process.off('exit', killAll);
-      for (const job of waiting.splice(0)) job.resolve(inconclusive('page extraction stopped'));
       const exits = [...lanes].map((lane) => {
         const exited = lane.child.exitCode !== null || lane.child.signalCode !== null
           ? Promise.resolve()
@@ -252,6 +265,8 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
         return exited;
       });
       lanes.clear();
+      // After the lanes: a killed child's pages came back to the queue.
+      for (const job of waiting.splice(0)) job.resolve(inconclusive('page extraction stopped'));
       await Promise.all(exits);
     },
     pids() {

@@ -13,13 +13,21 @@ const send = (reply: PageTextReply) => process.send!(reply);
 // The parent may go without killing this process (SIGKILL, a crash): the closed channel is the sign.
 process.on('disconnect', () => process.exit(0));
 const pdfExtractor = { extract: readPdfPages, close: async () => {} };
+// One page at a time, in order: the parent may hand over the next page while this one is read.
+let queue = Promise.resolve();
 process.on('message', (request: PageTextRequest) => {
+  queue = queue.then(() => answer(request));
+});
+
+async function answer(request: PageTextRequest): Promise<void> {
   const { body, contentType, complete } = request.page;
   // The structured clone hands a Buffer back as a Buffer; a plain view keeps extractPageText's input as typed.
   const page = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType, complete };
-  void extractPageText(page, { pdfExtractor }).then(
-    (text) => send({ kind: 'answer', id: request.id, text: text.kind === 'text' && request.quotes !== undefined ? judgePageText(text.text, request.quotes) : text }),
-    (error: Error) => send({ kind: 'answer', id: request.id, text: { kind: 'inconclusive', format: 'other', reason: `page extraction failed (${error.message})`.toLowerCase() } }),
-  );
-});
+  try {
+    const text = await extractPageText(page, { pdfExtractor });
+    send({ kind: 'answer', id: request.id, text: text.kind === 'text' && request.quotes !== undefined ? judgePageText(text.text, request.quotes) : text });
+  } catch (error) {
+    send({ kind: 'answer', id: request.id, text: { kind: 'inconclusive', format: 'other', reason: `page extraction failed (${(error as Error).message})`.toLowerCase() } });
+  }
+}
 send({ kind: 'ready' });

@@ -1,10 +1,9 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
-import { availableParallelism } from 'node:os';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
 import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
-import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
+import { createPageTextExtractor, DEFAULT_EXTRACT_CHILDREN } from '../../build/quotes/create-page-text-extractor.ts';
 import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
 import { findCitations } from '../../build/links/find-citations.ts';
@@ -56,8 +55,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     hostIntervalMs: count('--host-interval-ms', flags.hostIntervalMs, 0),
     timeoutMs: count('--timeout-ms', flags.timeoutMs, 1),
     retries: count('--retries', flags.retries, 0),
-    // Extraction is CPU work (HTML parsing, pdf.js): one page per core keeps fetching from starving.
-    extractConcurrency: availableParallelism(),
+    // Pages handed to the extraction children at once: two each (one read, one waiting in the child).
+    extractConcurrency: 2 * DEFAULT_EXTRACT_CHILDREN,
   };
   const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
   const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
