@@ -238,7 +238,7 @@ function render(report: { command: string; runs: HostileRun[]; load: string; ela
     '| figure | value | target |',
     '|---|---|---|',
     `| peak RSS of the process tree (sum over the launcher, the run and its children, sampled every ${SAMPLE_MS} ms) | ${spread(report.runs.map((run) => run.peakTreeRssBytes), mib)} | at most 1024 MiB |`,
-    `| longest event-loop block of the run, CPU time between two turns of a 10 ms timer | ${spread(report.runs.map((run) => run.blockCpuMs ?? Number.NaN), ms)} | at most 100 ms |`,
+    `| longest event-loop block of the run, the main thread's CPU time between two turns of a 10 ms timer (10 ms ticks) | ${spread(report.runs.map((run) => run.blockCpuMs ?? Number.NaN), ms)} | at most 100 ms |`,
     `| the same block as wall-clock delay (counts other processes' turns on a loaded machine) | ${spread(report.runs.map((run) => run.blockWallMs ?? Number.NaN), ms)} | |`,
     `| duration | ${spread(report.runs.map((run) => Math.round(run.seconds)), (value) => `${value} s`)} | |`,
     `| most processes in the tree at once | ${Math.max(...report.runs.map((run) => run.mostProcesses))} | |`,

@@ -103,7 +103,7 @@ describe('checkCorpusLinks, hostile pages', () => {
     const { result, blocks } = await watched(() => run(fixture, extractor, [TAG_BOMB, HEALTHY]));
     assert.ok(result.has(TAG_BOMB), 'the tag page was checked');
     assert.equal(result.get(HEALTHY)?.outcome, 'found');
-    // The CPU time spent between two turns: on this shared machine the wall-clock delay also counts other
+    // The main thread's CPU time between two turns: on this shared machine the wall-clock delay also counts other
     // processes' turns on the cores (watch-event-loop.ts).
     assert.ok(blocks.maxBusyMs < 100, `the event loop was busy for ${blocks.maxBusyMs} ms (wall-clock delay ${blocks.maxDelayMs} ms)`);
   });
