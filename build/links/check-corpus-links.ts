@@ -4,9 +4,9 @@
  */
 import type { Dispatcher } from 'undici';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
-import type { ExtractText } from '../quotes/judge-page-quotes.ts';
 import { checkLink } from './check-link.ts';
-import { checkQuotes } from './check-quotes.ts';
+import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { createByteBudget } from './create-byte-budget.ts';
 import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
 import { createNetworkGuard, FIRST_WINDOW, isUnreachable, NetworkUnavailable } from './network-guard.ts';
@@ -31,6 +31,8 @@ export interface LinkRunOptions {
   userAgent: string;
   /** Pages whose text is extracted at once (PDF parsing is CPU- and memory-bound, unlike fetching). */
   extractConcurrency: number;
+  /** Page bytes held at once, read or waiting for extraction (default PAGE_BYTES_BUDGET). */
+  pageBytesBudget?: number;
 }
 
 /** The run's connections to the world. */
@@ -61,6 +63,12 @@ export interface LinkRunResult {
 
 /** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
 export const BODY_CAP_BYTES = 1024 * 1024;
+/**
+ * 48 MiB of page bodies held at once: reads past it wait. Room for two pages at the PDF cap, or many
+ * ordinary pages, whose declared length is all they hold; with the extraction children it keeps the run
+ * under 1 GiB (BENCHMARKS.md, hostile pages).
+ */
+export const PAGE_BYTES_BUDGET = 48 * 1024 * 1024;
 /** A Retry-After beyond this is not waited for: the attempt is `inconclusive`. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 /** Backoff never starts below this, even with `--host-interval-ms 0`. */
@@ -84,11 +92,12 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
     'accept-encoding': 'identity',
   };
+  const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
     const release = await gate.acquire(new URL(url).host);
     try {
       return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES,
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget,
       });
     } finally {
       release();
@@ -112,16 +121,21 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   };
   const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
   const extracting = createLimiter(options.extractConcurrency);
-  const extract: ExtractText = (page) => extracting(() => deps.extract(page));
+  const extract: ExtractText = (page, quotes) => extracting(() => deps.extract(page, quotes));
   // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
   let started = 0;
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
     started += 1;
     const tasks = targets.quotes.due.get(url);
     const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
-    const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
-    delete verdict.page;
-    return { verdict, quoteChecks };
+    try {
+      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+      return { verdict, quoteChecks };
+    } finally {
+      // The page's bytes were held against the budget since they were read (send-request.ts).
+      if (verdict.page?.kind === 'read') pageBudget.release(verdict.page.bytes.byteLength);
+      delete verdict.page;
+    }
   };
   type Finished = { check: LinkCheck; verdict: LinkVerdict; quoteChecks: QuoteCheck[] };
   // Puts a URL back in the run; set by runLinkChecks with each result, and only called from within one.
