@@ -3,10 +3,9 @@
  * generated configuration with the shared cache in its default form (`proxy_cache_path`, `proxy_cache`),
  * every path nginx writes (pid, logs, temp files, cache) in a temporary folder, on a free loopback port.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
+import { freeLoopbackPort, startListeningProcess } from './start-listening-process.ts';
 import { makeTempDir } from './temp-dir.ts';
 
 /** Debian's nginx, unless NGINX_PATH names another build. */
@@ -18,18 +17,6 @@ export interface TestNginx {
   /** The error log so far (a failed start or a proxy error says why there). */
   errorLog(): string;
   close(): Promise<void>;
-}
-
-/** A loopback port free a moment ago (nginx cannot listen on port 0 and report the port it got). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**
@@ -62,15 +49,6 @@ function nginxConfig(dir: string, port: number, upstream: string): string {
   ].join('\n');
 }
 
-const accepting = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** Starts nginx in front of `upstream` (`http://127.0.0.1:<port>`) and resolves once it accepts connections. */
 export async function startTestNginx(upstream: string): Promise<TestNginx> {
   const dir = makeTempDir('hra-nginx-');
@@ -81,27 +59,18 @@ export async function startTestNginx(upstream: string): Promise<TestNginx> {
       return '';
     }
   };
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, nginxConfig(dir, port, upstream));
-  // -e: the compiled-in error log (/var/log/nginx) is opened before the configuration is read.
-  const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', dir, '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) break;
-    if (await accepting(port)) return { url: `http://127.0.0.1:${port}`, errorLog, close };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const why = `nginx did not start on 127.0.0.1:${port}: ${stderr.trim() || errorLog().trim() || 'no output'}`;
-  await close();
-  throw new Error(why);
+  const { close } = await startListeningProcess({
+    name: 'nginx',
+    command: NGINX,
+    // -e: the compiled-in error log (/var/log/nginx) is opened before the configuration is read.
+    args: ['-c', conf, '-p', dir, '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
+    port,
+    attempts: 100,
+    diagnose: errorLog,
+    cleanUp: () => rmSync(dir, { recursive: true, force: true }),
+  });
+  return { url: `http://127.0.0.1:${port}`, errorLog, close };
 }
