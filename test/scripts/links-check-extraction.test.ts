@@ -12,6 +12,7 @@ import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { finishedRun, spawnHra } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { processAlive } from '../support/process-alive.ts';
 
 const SLOW_PDF = 'http://slow.test/guidelines.pdf';
 const QUOTE = 'Eligible homeowners may receive up to $10,000 for home repairs.';
@@ -43,14 +44,7 @@ function childrenNamed(pid: number, needle: string): number[] {
   return found;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 async function until<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
   for (const end = performance.now() + ms; performance.now() < end;) {

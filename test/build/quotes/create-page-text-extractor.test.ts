@@ -9,18 +9,12 @@ import { createPageTextExtractor } from '../../../build/quotes/create-page-text-
 import { makeInflatingPdf, makeMisnestedHtml } from '../../support/make-hostile-pages.ts';
 import { makeTestPdf } from '../../support/make-test-pdf.ts';
 import { TSX_NODE_ARGS } from '../../support/run-hra.ts';
+import { processAlive } from '../../support/process-alive.ts';
 
 const QUOTE = 'Eligible homeowners may receive up to $10,000 for home repairs.';
 const healthy = () => ({ body: Buffer.from(`<!doctype html><title>Repair</title><p>${QUOTE}</p>`), contentType: 'text/html', complete: true });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
   for (const end = performance.now() + ms; performance.now() < end;) {
