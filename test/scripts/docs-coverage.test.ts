@@ -23,8 +23,11 @@ import { codeOf, linesWithFences, readDocFiles, sectionsOf, type DocSection } fr
 /** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql...), never `hra`'s. */
 const OTHER_PROGRAMS_FLAGS = new Set([
   '--import', '--test', '--test-reporter', '--max-old-space-size', '--max-semi-space-size', '--cpu-prof',
-  '--perf-basic-prof', '--trace-gc', '--silent', '--noEmit', '--clean', '--latency', '--help', '--version',
+  '--perf-basic-prof', '--trace-gc', '--silent', '--noEmit', '--clean', '--latency',
 ]);
+
+/** Flags commander gives the root program (scripts/hra.ts) and every command, beside the registered options. */
+const ROOT_FLAGS = new Set(['--help', '--version']);
 
 /** Environment variables the docs name that are not gateway settings, each with what reads it. */
 const OTHER_ENVIRONMENT = new Set([
@@ -123,6 +126,10 @@ describe('every command and flag is documented exactly once', () => {
     });
   }
 
+  it('says what `hra --version` prints', () => {
+    assert.ok(docs.some((doc) => codeOf(doc.text).some((code) => code === 'hra --version')), 'a code span `hra --version`');
+  });
+
   it('has one section of conventions, which says what --json does', () => {
     assert.equal(sections.filter((section) => section.heading === CONVENTIONS).length, 1);
     assert.ok(conventionFlags.has('--json'), 'the conventions say what --json does');
@@ -176,7 +183,7 @@ describe('the docs name no command, flag or setting that does not exist', () => 
   it('every --flag in the docs\' code is a flag of hra, of the bench, or of a program listed here', () => {
     for (const { file, text } of code) {
       for (const [flag] of text.matchAll(/(?<![\w-])--[a-zA-Z][a-zA-Z-]*/g)) {
-        assert.ok(cliFlags.has(flag) || benchFlags.has(flag) || OTHER_PROGRAMS_FLAGS.has(flag), `${file}: ${flag} in \`${text}\``);
+        assert.ok(cliFlags.has(flag) || ROOT_FLAGS.has(flag) || benchFlags.has(flag) || OTHER_PROGRAMS_FLAGS.has(flag), `${file}: ${flag} in \`${text}\``);
       }
     }
   });
