@@ -47,6 +47,7 @@ import { measureRequests } from './observability/measure-requests.ts';
 import type { Infrastructure } from './readiness/evaluate-readiness.ts';
 import { buildOpenApiDocument } from './openapi/build-openapi-document.ts';
 import { composeRoute, type RouteChain } from './pipeline/route-chain.ts';
+import { sharedCacheableBodies } from './pipeline/shared-cacheable-bodies.ts';
 import { registerRouteChains } from './routes/register-routes.ts';
 import type { RouteDependencies } from './routes/route-dependencies.ts';
 import type { RouteTable } from './routes/route-entry.ts';
@@ -93,6 +94,7 @@ export interface RequestListenerOptions {
 export function createRequestListener(deps: AppDependencies, options: RequestListenerOptions = {}): RequestListener {
   const shared = sharedParts(deps);
   const chains = composeRoutes(deps, shared);
+  shared.encodings.precompute((snapshot, snapshotIndependentOnly) => sharedCacheableBodies(chains, snapshot, snapshotIndependentOnly));
   const koa = buildApp(deps, shared, chains).callback();
   if (options.fastPath === false) return koa;
   const fastPath = createFastPath({

@@ -7,7 +7,7 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.ts';
-import { createEncodedBodies, type EncodedBodies } from './encoding/encoded-bodies.ts';
+import { createEncodedBodies, type EncodedBodies, type PrepareReport } from './encoding/encoded-bodies.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
@@ -101,8 +101,24 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
     first.snapshot.close();
     throw made.error;
   }
-  const { snapshots, stores, metrics, encodings, listener } = made.value;
+  const { snapshots, stores, metrics, encodings, listener, compressingEarly } = made.value;
   const { keyStore, limiter, cursorSecretShare } = stores;
+
+  // The bodies a shared cache may store are compressed before the first request, as before each swap.
+  const compress = async (snapshot: Snapshot): Promise<PrepareReport | undefined> => {
+    try {
+      return await encodings.prepare(snapshot);
+    } catch (error) {
+      log.error({ err: error }, 'compressing bodies ahead of use failed; they are compressed on demand');
+      return undefined;
+    }
+  };
+  const logCompressed = (snapshot: Snapshot, report: PrepareReport | undefined, snapshotIndependentOnly: boolean) => {
+    if (report === undefined) return;
+    log.info({ revision: snapshot.revision, snapshotIndependentOnly, ...report, ms: Math.round(report.ms), cpuMs: Math.round(report.cpuMs) }, 'bodies compressed ahead of use');
+  };
+  const early = await compressingEarly;
+  const atStart = await compress(first.snapshot);
 
   // A listener that cannot bind must not leave the stores open (a Redis or PostgreSQL connection keeps the
   // process alive): they are closed before the failure is reported, so a refused start ends.
@@ -114,6 +130,7 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   const { server, drain, connections, url } = await listenGateway(listener, config, log).catch(releaseOnFailure);
   const { maxConnections, descriptorLimit } = config;
   log.info({ maxConnections, descriptorLimit: descriptorLimit ?? null }, `at most ${maxConnections} open connections (${config.sources.maxConnections}; open-file limit ${descriptorLimit ?? 'unknown'})`);
+  stores.announceCursorSecret();
   isDraining = () => drain.draining;
   const metricsServer = metrics === undefined ? undefined : await (await import('./observability/metrics-server.ts')).startMetricsServer(metrics.registry, { port: config.metricsPort ?? 0, host: config.host, log }).catch((error: unknown) => {
     server.close();
@@ -121,9 +138,12 @@ export async function startGateway(config: GatewayConfig, log: GatewayLog, optio
   });
 
   log.info({ revision: first.snapshot.revision, file: first.snapshot.file, bytes: first.bytes, checkMs: Math.round(first.checkMs), hashedEarly: first.hashedEarly }, 'snapshot checked');
+  // Logged once listening, like the check: a start that fails ends on its one `hra:` line.
+  logCompressed(first.snapshot, early, true);
+  logCompressed(first.snapshot, atStart, false);
 
   const shutdown = new AbortController();
-  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log });
+  const reloader = createSnapshotReloader({ dataset: config.dataset, snapshots, servedIdentity: first.identity, verified, signal: shutdown.signal, log, beforeSwap: async (next) => logCompressed(next, await compress(next), false) });
   // A served file changed, truncated or deleted in place stops being served within a fraction of a second.
   const watch = watchServedFile({ dataset: config.dataset, snapshots, reloader, log });
 
@@ -152,6 +172,8 @@ interface PreparedServing {
   readonly metrics: GatewayMetrics | undefined;
   readonly encodings: EncodedBodies;
   readonly listener: RequestListener;
+  /** The compression of the app's own shared-cacheable documents, started while the file is hashed. */
+  readonly compressingEarly: Promise<PrepareReport | undefined>;
 }
 
 /** A settled promise's outcome, held without an unhandled rejection while the hash runs. */
@@ -201,7 +223,10 @@ async function prepareServing(snapshot: Snapshot, config: GatewayConfig, log: Ga
       cacheBytes: config.cacheBytes,
       routes: options.routes,
     }, { fastPath: options.fastPath });
-    return { snapshots, stores, metrics, encodings, listener };
+    // The app's own documents (/openapi.json, /docs) read nothing from the file: their forms are made while
+    // it is hashed, and the check that follows takes them over.
+    const compressingEarly = encodings.prepare(snapshot, { snapshotIndependentOnly: true }).catch(() => undefined);
+    return { snapshots, stores, metrics, encodings, listener, compressingEarly };
   } catch (error) {
     await closeStores(stores, log);
     throw error;

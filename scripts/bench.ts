@@ -4,7 +4,8 @@
  * route against bare node:http ceilings serving the same bytes, and writes the
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
  * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts), `--startup` only the
- * start-up phase (scripts/bench/bench-startup.ts).
+ * start-up phase (scripts/bench/bench-startup.ts), `--hostile-pages` only the hostile-pages phase
+ * (scripts/bench/bench-hostile-pages.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { postgresServerSkip, startPostgresServer, type PostgresServer } from '..
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
 import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { drivesLoad, parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
+import { benchHostilePages } from './bench/bench-hostile-pages.ts';
 import { benchLinks } from './bench/bench-links.ts';
 import { benchStartup } from './bench/bench-startup.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
@@ -53,6 +55,11 @@ async function main(): Promise<void> {
   const cleanup: Array<() => Promise<void>> = [];
   try {
     progress(`bench: ${command} in ${work}`);
+    if (options.hostilePages) {
+      writeSection(options, await benchHostilePages(root, work, command, progress));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
+      return;
+    }
     if (options.links) {
       // --links: the link checker's phase only, which drives no HTTP load.
       writeSection(options, await benchLinks(root, work, options.scale, command, progress));

@@ -1,5 +1,5 @@
 /** An NDJSON evidence file opened for appending, one complete line per write. */
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { accessSync, appendFileSync, closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { formatCorpusLine } from '../corpus/format-corpus-line.ts';
 
@@ -12,28 +12,45 @@ export interface AppendOnlyLog {
 }
 
 /**
- * Opens `file` for appending (creating it and its folder when absent). Every line goes out in one write
- * of the whole line, newline included, to a descriptor opened with O_APPEND: a process killed at any
- * moment leaves complete lines only, in completion order after the existing ones.
+ * Opens `file` for appending. Every line goes out in one write of the whole line, newline included, to a
+ * descriptor opened with O_APPEND: a process killed at any moment leaves complete lines only, in
+ * completion order after the existing ones.
+ *
+ * An absent file (and its folder) is created by the first line, not here, so a run that appends nothing
+ * leaves the corpus as it found it (a kill between the creation and that write leaves it empty, never
+ * torn); that it could be created is checked here, so an unwritable folder still fails before any work.
  *
  * A file whose last line lacks its newline (hand-edited, or torn by a crash of something else) is not
  * glued onto: the caller has already loaded the corpus, so that line is a valid row, and one newline is
  * written before the first new line. A torn, invalid last line never gets here: the load refuses it.
  */
 export function openAppendOnlyLog(file: string): AppendOnlyLog {
-  mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, 'a');
-  let needsNewline = lacksFinalNewline(file);
+  let fd = existsSync(file) ? openSync(file, 'a') : undefined;
+  if (fd === undefined) checkCreatable(file);
+  let needsNewline = fd !== undefined && lacksFinalNewline(file);
   return {
     file,
     appendRow(row) {
+      if (fd === undefined) {
+        mkdirSync(dirname(file), { recursive: true });
+        fd = openSync(file, 'a');
+      }
       appendFileSync(fd, `${needsNewline ? '\n' : ''}${formatCorpusLine(row)}\n`);
       needsNewline = false;
     },
     close() {
-      closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
   };
+}
+
+/** Throws (with the errno code of the refusal) unless the nearest existing folder above `file` lets it be created. */
+function checkCreatable(file: string): void {
+  let folder = dirname(file);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`${folder}: not a folder`), { code: 'ENOTDIR' });
+  accessSync(folder, constants.W_OK | constants.X_OK);
 }
 
 function lacksFinalNewline(file: string): boolean {

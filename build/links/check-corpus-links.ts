@@ -4,12 +4,12 @@
  */
 import type { Dispatcher } from 'undici';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
-import type { ExtractText } from '../quotes/judge-page-quotes.ts';
 import { checkLink } from './check-link.ts';
-import { checkQuotes } from './check-quotes.ts';
+import { checkQuotes, type ExtractText } from './check-quotes.ts';
+import { createByteBudget } from './create-byte-budget.ts';
 import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
-import { createNetworkGuard, NetworkUnavailable } from './network-guard.ts';
+import { createNetworkGuard, FIRST_WINDOW, isUnreachable, NetworkUnavailable } from './network-guard.ts';
 import { createProgressMeter } from './progress-meter.ts';
 import { RequestFailure } from './request-failure.ts';
 import { runLinkChecks } from './run-link-checks.ts';
@@ -31,6 +31,8 @@ export interface LinkRunOptions {
   userAgent: string;
   /** Pages whose text is extracted at once (PDF parsing is CPU- and memory-bound, unlike fetching). */
   extractConcurrency: number;
+  /** Page bytes held at once, read or waiting for extraction (default PAGE_BYTES_BUDGET). */
+  pageBytesBudget?: number;
 }
 
 /** The run's connections to the world. */
@@ -61,6 +63,12 @@ export interface LinkRunResult {
 
 /** Bodies are read at most this far (decoded); the rules need the title and the first h1. */
 export const BODY_CAP_BYTES = 1024 * 1024;
+/**
+ * 48 MiB of page bodies held at once: reads past it wait. Room for two pages at the PDF cap, or many
+ * ordinary pages, whose declared length is all they hold; with the extraction children it keeps the run
+ * under 1 GiB (BENCHMARKS.md, hostile pages).
+ */
+export const PAGE_BYTES_BUDGET = 48 * 1024 * 1024;
 /** A Retry-After beyond this is not waited for: the attempt is `inconclusive`. */
 export const RETRY_AFTER_CAP_MS = 60_000;
 /** Backoff never starts below this, even with `--host-interval-ms 0`. */
@@ -71,8 +79,12 @@ const PROGRESS_EVERY_MS = 5_000;
 export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOptions, deps: LinkRunDeps): Promise<LinkRunResult> {
   const gate = createHostGate({ perHost: options.perHost, intervalMs: options.hostIntervalMs, timers: deps.timers });
   const { add, tally } = createLinkRunTally(targets.previous);
+  // URLs left per host: starts on one host are hostIntervalMs apart, so the busiest host bounds the ETA from below.
+  const left = new Map<string, number>();
+  for (const url of targets.urls) left.set(new URL(url).host, (left.get(new URL(url).host) ?? 0) + 1);
   const meter = createProgressMeter({
     total: targets.urls.length, now: deps.timers.now, write: deps.progress, residentBytes: deps.residentBytes, everyMs: PROGRESS_EVERY_MS,
+    floorMs: () => Math.max(0, Math.max(0, ...left.values()) - 1) * options.hostIntervalMs,
   });
   const headers = {
     'user-agent': options.userAgent,
@@ -80,11 +92,12 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     // Compressed answers are decoded anyway; asking for none spares both sides the work on a prefix read.
     'accept-encoding': 'identity',
   };
+  const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
     const release = await gate.acquire(new URL(url).host);
     try {
       return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES,
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget,
       });
     } finally {
       release();
@@ -99,25 +112,58 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     retries: options.retries,
     backoffBaseMs: Math.max(MIN_BACKOFF_MS, options.hostIntervalMs),
     retryAfterCapMs: RETRY_AFTER_CAP_MS,
+    // While the first window is in doubt, an attempt that never reached its host is not retried: the
+    // guard decides on first tries in seconds, and the attempt is checked anew if the run goes on (and
+    // after a stop, a retry would only delay the end).
+    skipRetries: (answer: RequestFailure | number) => guard.inDoubt() && (typeof answer === 'number'
+      ? isUnreachable({ outcome: 'inconclusive', httpStatus: answer, reason: '' }, deps.viaProxy)
+      : answer.unreachable),
   };
   const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
   const extracting = createLimiter(options.extractConcurrency);
-  const extract: ExtractText = (page) => extracting(() => deps.extract(page));
+  const extract: ExtractText = (page, quotes) => extracting(() => deps.extract(page, quotes));
   // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
+  let started = 0;
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
+    started += 1;
     const tasks = targets.quotes.due.get(url);
     const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
-    const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
-    delete verdict.page;
-    return { verdict, quoteChecks };
+    try {
+      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+      return { verdict, quoteChecks };
+    } finally {
+      // The page's bytes were held against the budget since they were read (send-request.ts).
+      if (verdict.page?.kind === 'read') pageBudget.release(verdict.page.bytes.byteLength);
+      delete verdict.page;
+    }
   };
   type Finished = { check: LinkCheck; verdict: LinkVerdict; quoteChecks: QuoteCheck[] };
+  // Puts a URL back in the run; set by runLinkChecks with each result, and only called from within one.
+  let again: (url: string) => void = () => {};
   const guard = createNetworkGuard<Finished>({
-    attempts: targets.urls.length, hosts: new Set(targets.urls.map((url) => new URL(url).host)).size, viaProxy: deps.viaProxy, now: deps.timers.now,
+    attempts: targets.urls.length, hosts: left.size, viaProxy: deps.viaProxy, now: deps.timers.now,
+    confirm(items, notBefore) {
+      for (const { check } of items) {
+        const host = new URL(check.url).host;
+        confirming.add(host);
+        gate.defer(host, notBefore);
+        again(check.url);
+      }
+    },
   });
+  // In doubt, only the window's attempts start, then only those confirming a stop: more would queue behind
+  // a slow resolver and delay the decision, and their results would be held anyway.
+  const window = Math.min(FIRST_WINDOW, targets.urls.length);
+  const confirming = new Set<string>();
+  const mayStart = (host: string) => !guard.inDoubt() || (confirming.size > 0 ? confirming.has(host) : started < window);
   // Attempts and their quote checks reach the files in completion order, once the guard lets them through:
-  // a run without a network appends neither.
-  const store = ({ check, verdict, quoteChecks }: Finished) => {
+  // a run without a network appends neither. An attempt cut short while the network was in doubt is made anew.
+  const store = (finished: Finished) => {
+    const { check, verdict, quoteChecks } = finished;
+    if (verdict.unretried === true) return again(check.url);
+    const host = new URL(check.url).host;
+    left.set(host, (left.get(host) ?? 1) - 1);
+    meter.tick();
     deps.record(check);
     for (const quoteCheck of quoteChecks) {
       deps.recordQuote(quoteCheck);
@@ -135,11 +181,17 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       readyAt: (host) => gate.readyAt(host),
       timers: deps.timers,
       check: visit,
-      onResult(url, { verdict, quoteChecks }) {
+      mayStart,
+      onResult(url, { verdict, quoteChecks }, requeue) {
+        again = requeue;
         const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
         if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
-        meter.tick();
+        const wasInDoubt = guard.inDoubt();
+        // Cut short in doubt but finished after: the guard has decided without it.
+        if (!wasInDoubt && verdict.unretried === true) return again(url);
         for (const done of guard.accept({ host: new URL(url).host, verdict, item: { check, verdict, quoteChecks } })) store(done);
+        // The rate an ETA is drawn from starts here: the window's attempts, released at once, would inflate it.
+        if (wasInDoubt && !guard.inDoubt()) meter.startEta();
       },
     });
   } catch (error) {

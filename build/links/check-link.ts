@@ -32,6 +32,11 @@ export interface CheckLinkDeps {
   backoffBaseMs: number;
   /** A Retry-After longer than this is not waited for: the attempt is `inconclusive`. */
   retryAfterCapMs: number;
+  /**
+   * True for a try that never reached its host (a failure, or a proxy's status) while retrying it would
+   * only delay the no-network decision: the attempt then ends at once, marked `unretried` (network-guard.ts).
+   */
+  skipRetries?(answer: RequestFailure | number): boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -54,11 +59,17 @@ export async function checkLink(url: string, deps: CheckLinkDeps, options: { wan
   const seen = new Set([url]);
   for (let redirects = 0; ;) {
     const answer = await sendWithRetries(current, method, read, deps);
-    if (answer instanceof RequestFailure) {
-      if (answer.kind === 'proxy-refused') throw answer;
+    if ('failure' in answer) {
+      const { failure } = answer;
+      if (failure.kind === 'proxy-refused') throw failure;
       // A refused destination is named as the hop it was: the cited URL itself, or where it redirected.
-      const reason = answer.kind === 'refused' && redirects > 0 ? `refused: redirect to ${answer.detail}` : answer.message;
-      const marks = { ...(answer.unreachable ? { unreachable: true as const } : {}), ...(answer.kind === 'refused' ? { refused: true as const } : {}) };
+      const reason = failure.kind === 'refused' && redirects > 0 ? `refused: redirect to ${failure.detail}` : failure.message;
+      const marks = {
+        ...(failure.unreachable ? { unreachable: true as const } : {}),
+        ...(failure.unreachable && !failure.transient ? { lasting: true as const } : {}),
+        ...(failure.kind === 'refused' ? { refused: true as const } : {}),
+        ...(answer.unretried ? { unretried: true as const } : {}),
+      };
       return { outcome: 'inconclusive', httpStatus: null, reason, ...marks };
     }
     const { response } = answer;
@@ -86,6 +97,7 @@ export async function checkLink(url: string, deps: CheckLinkDeps, options: { wan
       ? { ...classified, finalUrl: current, contentType: header(response.headers['content-type']) ?? null }
       : classified;
     if (response.page !== undefined) verdict.page = response.page;
+    if (answer.unretried === true) verdict.unretried = true;
     return answer.note === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${answer.note}` };
   }
 }
@@ -106,7 +118,9 @@ function isTransientStatus(status: number): boolean {
  * `deps.retries` times. A Retry-After on 429 or 503 sets the wait (and holds the whole host); beyond the
  * cap the answer is returned at once. Otherwise the wait is exponential backoff with jitter.
  */
-async function sendWithRetries(url: string, method: 'HEAD' | 'GET', read: BodyRead, deps: CheckLinkDeps): Promise<{ response: SentResponse; note?: string } | RequestFailure> {
+async function sendWithRetries(
+  url: string, method: 'HEAD' | 'GET', read: BodyRead, deps: CheckLinkDeps,
+): Promise<{ response: SentResponse; note?: string; unretried?: true } | { failure: RequestFailure; unretried?: true }> {
   const host = new URL(url).host;
   for (let retry = 1; ; retry += 1) {
     let response: SentResponse;
@@ -114,11 +128,13 @@ async function sendWithRetries(url: string, method: 'HEAD' | 'GET', read: BodyRe
       response = await deps.send(url, method, method === 'GET' ? read : 'none');
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
-      if (!error.transient || retry > deps.retries) return error;
+      if (!error.transient || retry > deps.retries) return { failure: error };
+      if (deps.skipRetries?.(error) === true) return { failure: error, unretried: true };
       deps.deferHost(host, deps.now() + backoffMs(retry, deps.backoffBaseMs, deps.random));
       continue;
     }
     if (!isTransientStatus(response.status)) return { response };
+    if (retry <= deps.retries && deps.skipRetries?.(response.status) === true) return { response, unretried: true };
     const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], deps.wallNow()) : undefined;
     if (asked !== undefined && asked > deps.retryAfterCapMs) {
       return { response, note: `Retry-After ${Math.round(asked / 1000)} s is beyond the ${deps.retryAfterCapMs / 1000} s cap` };

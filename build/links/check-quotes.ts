@@ -3,13 +3,16 @@
  * table of corpus/README.md, "Quote checks".
  */
 import type { QuoteCheck } from '../corpus/corpus-types.ts';
-import { findDollarAmounts } from '../quotes/find-dollar-amounts.ts';
-import { judgePageQuotes, type ExtractText } from '../quotes/judge-page-quotes.ts';
+import type { FetchedPage, PageText } from '../quotes/extract-page-text.ts';
+import { judgePageText, type PageJudgement } from '../quotes/judge-page-text.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import type { QuoteTask } from './select-quote-targets.ts';
 
-/** Most distinct dollar amounts a `not-found` check keeps, so one price-list page cannot bloat the evidence. */
-export const STATED_AMOUNTS_CAP = 50;
+/**
+ * What the quote checks need beyond the page: its text (HTML parse, pdf.js), or, from an extractor that
+ * judges where it extracts (create-page-text-extractor.ts), the judgement of `quotes` against it.
+ */
+export type ExtractText = (page: FetchedPage, quotes: readonly string[]) => Promise<PageText | PageJudgement>;
 
 /**
  * One check per task, all from the same page. Only a `live` attempt with a whole (or capped) 2xx body is
@@ -28,28 +31,16 @@ export async function checkQuotes(
   const page = verdict.page;
   if (page === undefined) return inconclusive('no page body was read');
   if (page.kind === 'broken') return inconclusive(page.reason);
-  const judgment = await judgePageQuotes({ body: page.bytes, contentType, complete: page.complete }, tasks.map((task) => task.quote), extract);
-  if (judgment.kind === 'inconclusive') return inconclusive(judgment.reason);
-  const { text, measures, found } = judgment;
-  let stated: QuoteCheck['statedAmounts'];
+  const quotes = tasks.map((task) => task.quote);
+  const extracted = await extract({ body: page.bytes, contentType, complete: page.complete }, quotes);
+  if (extracted.kind === 'inconclusive') return inconclusive(extracted.reason);
+  const { textLength, textSha256, found, statedAmounts, unreadable } = extracted.kind === 'judged' ? extracted : judgePageText(extracted, quotes);
   return tasks.map((task, index): QuoteCheck => {
-    if (found[index] === true) return { ...base(task), outcome: 'found', contentType, ...measures };
-    stated ??= distinctAmounts(text);
-    return { ...base(task), outcome: 'not-found', contentType, ...measures, statedAmounts: stated };
+    if (found[index] === true) return { ...base(task), outcome: 'found', contentType, textLength, textSha256 };
+    // Absent from a text with pages that could not be read: it may be on one of them.
+    if (unreadable !== undefined) return { ...base(task), outcome: 'inconclusive', reason: unreadable, contentType };
+    return { ...base(task), outcome: 'not-found', contentType, textLength, textSha256, statedAmounts: statedAmounts ?? [] };
   });
-}
-
-function distinctAmounts(text: string): NonNullable<QuoteCheck['statedAmounts']> {
-  const seen = new Set<string>();
-  const amounts: NonNullable<QuoteCheck['statedAmounts']> = [];
-  for (const amount of findDollarAmounts(text)) {
-    const key = `${amount.value} ${amount.text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    amounts.push({ text: amount.text, value: amount.value });
-    if (amounts.length === STATED_AMOUNTS_CAP) break;
-  }
-  return amounts;
 }
 
 function single(value: string | null | undefined): string | null {

@@ -16,6 +16,10 @@ export interface LinkVerdict {
   reason: string;
   /** Set when no request reached the host (DNS or connect failure): the no-network guard counts these. */
   unreachable?: true;
+  /** Set with `unreachable` when trying again cannot change it: the proxy's own refusal, such as its 407. */
+  lasting?: true;
+  /** Set when retries were skipped while the network was in doubt: the URL is checked anew, this verdict never stored. */
+  unretried?: true;
   /** Set when the outbound policy refused the cited URL or a redirect (outbound-policy.ts); `reason` names why. */
   refused?: true;
   /** The URL of the final response, after redirects: set when the page was asked for and a final answer came. */

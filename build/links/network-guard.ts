@@ -7,6 +7,13 @@
  * - First window: nothing is recorded until the run's first FIRST_WINDOW attempts (or all of them, in a
  *   smaller run) have finished. If at least UNREACHABLE_SHARE of them were unreachable, across at least
  *   MIN_HOSTS distinct hosts (or every host of a run with fewer), the run stops and records nothing.
+ *   While this is in doubt the caller may end an unreachable attempt at its first try instead of waiting
+ *   out its retries (`inDoubt`), and check it anew, with every retry, once the run goes on. With `confirm`
+ *   the stop is then confirmed: one failed attempt on each of MIN_HOSTS failing hosts is tried again, not
+ *   before CONFIRM_AFTER_MS after the first failure; the run stops only if each fails again, and goes on as
+ *   soon as any of them reaches its host. The decision takes seconds, and a network out for a moment at the
+ *   start still does not stop the run. Failures that retrying cannot change (`lasting`: the proxy's own
+ *   407 or refused tunnel) need no confirmation: a window of only those stops at once.
  * - Later: an unreachable attempt starts a streak; the attempts of a streak are held back until any
  *   attempt reaches its host (then they are recorded, in completion order). A streak that has lasted
  *   LOST_AFTER_MS and covers MIN_HOSTS distinct hosts stops the run; what was recorded before it stays.
@@ -24,6 +31,8 @@ export const UNREACHABLE_SHARE = 0.9;
 export const MIN_HOSTS = 8;
 /** How long every attempt must have failed to reach its host, later in a run, before it stops. */
 export const LOST_AFTER_MS = 60_000;
+/** How long after the first unreachable attempt the hosts of a first-window stop are tried again (`confirm`). */
+export const CONFIRM_AFTER_MS = 3_000;
 
 /** Why the guard stopped the run; `phase` says whether anything could have been recorded before. */
 export class NetworkUnavailable extends Error {
@@ -37,7 +46,7 @@ export class NetworkUnavailable extends Error {
 }
 
 /** Options of createNetworkGuard. */
-export interface NetworkGuardOptions {
+export interface NetworkGuardOptions<T = unknown> {
   /** Attempts the run will make, and distinct hosts among them. */
   attempts: number;
   hosts: number;
@@ -45,6 +54,12 @@ export interface NetworkGuardOptions {
   viaProxy: boolean;
   /** Monotonic ms (the run's clock; tests drive it). */
   now(): number;
+  /**
+   * Asks for one more attempt on the URL of each of `items` (held attempts that failed, one per host,
+   * now dropped), none of their hosts tried before `notBefore`. Given, a first-window stop waits for those
+   * attempts (see the file head); without it, the window stops at once.
+   */
+  confirm?(items: T[], notBefore: number): void;
 }
 
 /** One finished attempt as the guard sees it; `item` is what the caller records. */
@@ -60,6 +75,8 @@ export interface NetworkGuard<T> {
   accept(attempt: GuardedAttempt<T>): T[];
   /** At the end of a run that was not stopped: the items still held, to record. */
   finish(): T[];
+  /** True while what finishes may never be recorded: until the first window is decided, and once stopped. */
+  inDoubt(): boolean;
 }
 
 // What a proxy answers when it cannot reach the site (Squid answers 503 to a name it cannot resolve).
@@ -72,10 +89,10 @@ export function isUnreachable(verdict: LinkVerdict, viaProxy: boolean): boolean 
 }
 
 /** Creates the guard of a run of `options.attempts` attempts. */
-export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuard<T> {
+export function createNetworkGuard<T>(options: NetworkGuardOptions<T>): NetworkGuard<T> {
   const window = Math.min(FIRST_WINDOW, options.attempts);
   const hostsNeeded = Math.min(MIN_HOSTS, options.hosts);
-  let phase: 'first-window' | 'running' | 'stopped' = window === 0 ? 'running' : 'first-window';
+  let phase: 'first-window' | 'confirming' | 'running' | 'stopped' = window === 0 ? 'running' : 'first-window';
   let held: T[] = [];
   // First window: counts; later: the current streak of unreachable attempts.
   let finished = 0;
@@ -83,6 +100,15 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
   let streakStart: number | undefined;
   let hosts = new Set<string>();
   let lastCause = '';
+  // First window: when the first attempt failed, and one failed attempt per host (the ones `confirm` retries).
+  // A window whose failures all last (the proxy's own refusal) needs no confirmation: a retry would fail alike.
+  let firstFailure: number | undefined;
+  let allLasting = true;
+  const failedOn = new Map<string, T>();
+  // Confirming: the stop that stands once every host in `awaiting` has failed again at or after `notBefore`.
+  let pending: NetworkUnavailable | undefined;
+  let awaiting = new Set<string>();
+  let notBefore = 0;
 
   const stop = (error: NetworkUnavailable): never => {
     phase = 'stopped';
@@ -96,28 +122,54 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
     streakStart = undefined;
     return out;
   };
+  const goOn = (): T[] => {
+    phase = 'running';
+    failedOn.clear();
+    return release();
+  };
+  const confirmStop = (error: NetworkUnavailable): T[] => {
+    const { confirm } = options;
+    if (confirm === undefined || allLasting) return stop(error);
+    phase = 'confirming';
+    pending = error;
+    const retried = [...failedOn].slice(0, hostsNeeded);
+    awaiting = new Set(retried.map(([host]) => host));
+    const dropped = new Set(retried.map(([, item]) => item));
+    held = held.filter((item) => !dropped.has(item));
+    notBefore = (firstFailure ?? options.now()) + CONFIRM_AFTER_MS;
+    confirm(retried.map(([, item]) => item), notBefore);
+    return [];
+  };
 
   return {
     accept({ host, verdict, item }) {
       if (phase === 'stopped') return [];
       const failed = isUnreachable(verdict, options.viaProxy);
       if (failed) lastCause = verdict.reason;
+      if (phase === 'confirming') {
+        held.push(item);
+        // Only the hosts being confirmed decide: an attempt elsewhere says nothing about them.
+        if (!awaiting.has(host)) return [];
+        if (!failed) return goOn();
+        if (options.now() >= notBefore) awaiting.delete(host);
+        return awaiting.size === 0 ? stop(pending as NetworkUnavailable) : [];
+      }
       if (phase === 'first-window') {
         held.push(item);
         finished += 1;
         if (failed) {
           unreachable += 1;
           hosts.add(host);
+          firstFailure ??= options.now();
+          if (verdict.lasting !== true) allLasting = false;
+          if (!failedOn.has(host)) failedOn.set(host, item);
         }
         const stopAt = Math.ceil(UNREACHABLE_SHARE * window);
         if (unreachable >= stopAt && hosts.size >= hostsNeeded) {
-          stop(new NetworkUnavailable('first-window', `${unreachable} of the first ${finished} attempts (${hostCount(hosts.size)}) never reached their host (last: ${lastCause})`));
+          return confirmStop(new NetworkUnavailable('first-window', `${unreachable} of the first ${finished} attempts (${hostCount(hosts.size)}) never reached their host (last: ${lastCause})`));
         }
         // Decided once a stop is out of reach: too many reached their host, or the window is complete.
-        if (finished - unreachable > window - stopAt || finished >= window) {
-          phase = 'running';
-          return release();
-        }
+        if (finished - unreachable > window - stopAt || finished >= window) return goOn();
         return [];
       }
       if (!failed) {
@@ -135,8 +187,10 @@ export function createNetworkGuard<T>(options: NetworkGuardOptions): NetworkGuar
     },
     finish() {
       if (phase === 'stopped') return [];
-      phase = 'running';
-      return release();
+      return goOn();
+    },
+    inDoubt() {
+      return phase !== 'running';
     },
   };
 }

@@ -15,9 +15,10 @@ export type PageBody =
 /**
  * Reads `body` until it ends or `cap` decoded bytes have arrived; the stream is always destroyed on
  * return. Unlike the link rules' prefix read, a page cut short by an error is not judged: a quote
- * missing from half a page proves nothing.
+ * missing from half a page proves nothing. Of a body over the cap only the first `overCapKept` bytes are
+ * returned (default: the cap), copied alone rather than with the rest.
  */
-export async function readPageBody(body: Readable, contentEncoding: string | undefined, cap: number): Promise<PageBody> {
+export async function readPageBody(body: Readable, contentEncoding: string | undefined, cap: number, overCapKept = cap): Promise<PageBody> {
   const decoder = createDecoder(contentEncoding, 'strict');
   if (decoder === null) {
     body.destroy();
@@ -35,7 +36,7 @@ export async function readPageBody(body: Readable, contentEncoding: string | und
     for await (const chunk of decoded as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > cap) return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks).subarray(0, cap)), complete: false };
+      if (size > cap) return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks, Math.min(cap, overCapKept))), complete: false };
     }
     return { kind: 'read', bytes: plainBytes(Buffer.concat(chunks)), complete: true };
   } catch (error) {

@@ -17,8 +17,13 @@ export interface RunLinkChecksOptions<R = LinkVerdict> {
   timers: GateTimers;
   /** Checks one URL; a rejection stops the run (no new URL starts; those in flight finish). */
   check(url: string): Promise<R>;
-  /** Called as each URL finishes, in completion order; a throw stops the run like a failed check. */
-  onResult(url: string, result: R): void;
+  /**
+   * Called as each URL finishes, in completion order; a throw stops the run like a failed check. `again`
+   * puts a finished URL (this one or an earlier one) back at the end of its host's queue, to be checked anew.
+   */
+  onResult(url: string, result: R, again: (url: string) => void): void;
+  /** False holds new URLs of `host` back while another URL is in flight; asked again as each finishes. */
+  mayStart?(host: string): boolean;
 }
 
 interface HostQueue {
@@ -54,6 +59,15 @@ export function runLinkChecks<R = LinkVerdict>(options: RunLinkChecksOptions<R>)
     let active = 0;
     let fatal: { error: unknown } | undefined;
     let timerAt = Number.POSITIVE_INFINITY;
+    // Hosts held back by mayStart, until the next URL finishes.
+    const parked: HostQueue[] = [];
+
+    const again = (url: string) => {
+      const queue = queues.get(new URL(url).host);
+      if (queue === undefined) throw new Error(`again: ${url} is not a URL of this run`);
+      queue.urls.push(url);
+      enqueue(queue, Number.NEGATIVE_INFINITY);
+    };
 
     const finish = (queue: HostQueue, outcome: () => void) => {
       try {
@@ -64,6 +78,7 @@ export function runLinkChecks<R = LinkVerdict>(options: RunLinkChecksOptions<R>)
       queue.active -= 1;
       active -= 1;
       enqueue(queue, Number.NEGATIVE_INFINITY);
+      for (const held of parked.splice(0)) enqueue(held, Number.NEGATIVE_INFINITY);
       pump();
     };
 
@@ -75,7 +90,7 @@ export function runLinkChecks<R = LinkVerdict>(options: RunLinkChecksOptions<R>)
       queue.active += 1;
       active += 1;
       options.check(url).then(
-        (verdict) => finish(queue, () => options.onResult(url, verdict)),
+        (verdict) => finish(queue, () => options.onResult(url, verdict, again)),
         (error: unknown) => finish(queue, () => { throw error; }),
       );
     };
@@ -99,6 +114,11 @@ export function runLinkChecks<R = LinkVerdict>(options: RunLinkChecksOptions<R>)
         // The key may be stale: a redirect or a Retry-After can have pushed the host's next start later.
         if (readyAt(queue.host) > now) {
           enqueue(queue, now);
+          continue;
+        }
+        // Never with nothing in flight: no finish would come to ask again.
+        if (active > 0 && options.mayStart?.(queue.host) === false) {
+          parked.push(queue);
           continue;
         }
         start(queue);

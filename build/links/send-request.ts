@@ -1,6 +1,7 @@
 /** Sends one HTTP request of a link check through undici, with a deadline and a capped body read. */
 import { request, type Dispatcher } from 'undici';
 import { capFor } from '../quotes/extract-page-text.ts';
+import type { ByteBudget } from './create-byte-budget.ts';
 import { readBodyPrefix } from './read-body-prefix.ts';
 import { readPageBody, type PageBody } from './read-page-body.ts';
 import { describeRequestFailure, proxyAuthFailure } from './request-failure.ts';
@@ -34,7 +35,15 @@ export interface SendRequestOptions {
   read: BodyRead;
   /** Most bytes of the prefix the link rules read. */
   bodyCap: number;
+  /**
+   * The run's bound on page bytes held: a page read waits here for room before reading, and the bytes it
+   * returns stay held until the caller releases `page.bytes.byteLength` of them.
+   */
+  pageBudget?: ByteBudget;
 }
+
+/** The bytes kept of a body over its cap: enough to tell a PDF from HTML (extract-page-text.ts sniffs 1024). */
+const OVER_CAP_KEPT_BYTES = 1024;
 
 // The rules read the title and the first h1; nothing after the first h1 changes the verdict.
 const BODY_STOP = /<\/h1/i;
@@ -69,11 +78,31 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
     const success = response.statusCode >= 200 && response.statusCode <= 299;
     if (options.read === 'page' && success) {
       const contentType = single(headers['content-type']) ?? null;
-      const page = await readPageBody(response.body, single(headers['content-encoding']), capFor(contentType));
+      const coding = single(headers['content-encoding']);
+      const cap = capFor(contentType);
+      // An uncoded body whose length is declared over its cap is refused from its first bytes, unread.
+      const declared = coding === undefined || coding === 'identity' ? declaredLength(headers['content-length']) : undefined;
+      const readCap = declared !== undefined && declared > cap ? OVER_CAP_KEPT_BYTES : cap;
+      // All a read may keep is held before it starts (a declared length, else the cap), so no reader ever
+      // waits while holding bytes, and the wait ends at the deadline.
+      const budget = options.pageBudget;
+      const reserved = Math.min(declared ?? readCap, readCap) + 1;
+      let held = 0;
+      let page: PageBody;
+      try {
+        await budget?.acquire(reserved, controller.signal);
+        held = reserved;
+        page = await readPageBody(response.body, coding, readCap, OVER_CAP_KEPT_BYTES);
+      } catch (error) {
+        // Only the budget's wait throws here (the read answers its own failures): the deadline passed.
+        response.body.destroy();
+        page = { kind: 'broken', reason: `waiting for room in the page byte budget failed (${(error as Error).message})` };
+      }
       if (page.kind === 'broken' && timedOut) page.reason = `no complete body within the ${options.timeoutMs} ms deadline`;
       const body = page.kind === 'read' && isHtml(contentType ?? undefined)
         ? new TextDecoder('utf-8').decode(page.bytes.subarray(0, options.bodyCap))
         : undefined;
+      budget?.release(Math.max(0, held - (page.kind === 'read' ? page.bytes.byteLength : 0)));
       return { status: response.statusCode, headers, body, page };
     }
     const wanted = options.read !== 'none' && response.statusCode >= 200 && response.statusCode <= 299 && isHtml(headers['content-type']);
@@ -95,6 +124,11 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
 export function isHtml(contentType: string | string[] | undefined): boolean {
   const type = single(contentType);
   return type === undefined || /html/i.test(type);
+}
+
+function declaredLength(value: string | string[] | undefined): number | undefined {
+  const text = single(value)?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -8,7 +8,7 @@ import { decodeHtml, decodePlainText } from './decode-html.ts';
 import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
 import { htmlVisibleText } from './html-visible-text.ts';
 import { normalizeForMatch } from './normalize-for-match.ts';
-import { isTextLayerUnreadable } from './unreadable-text-layer.ts';
+import { countUnreadablePages } from './unreadable-text-layer.ts';
 
 /** A response body as the fetcher read it. */
 export interface FetchedPage {
@@ -22,7 +22,11 @@ export interface FetchedPage {
 
 /** The page's text, not yet normalized, or why the page cannot settle whether a quote is on it. */
 export type PageText =
-  | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string }
+  /**
+   * `unreadable`: why an absent quote proves nothing here (a PDF with pages whose text layer is broken); a
+   * quote found in the text is found all the same.
+   */
+  | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string; unreadable?: string }
   | { kind: 'inconclusive'; format: 'html' | 'pdf' | 'text' | 'other'; reason: string };
 
 /** Limits for extraction; the PDF ones apply when no `pdfExtractor` is given. */
@@ -163,9 +167,10 @@ async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageT
     const text = answer.pages.join('\n\f\n');
     // A scan: pages drawn as images, no text layer to search.
     if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
-    // Broken ToUnicode maps: a not-found there would say nothing about the printed page.
-    if (isTextLayerUnreadable(answer.pages)) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf text layer unreadable (broken font encoding)' };
-    return { kind: 'text', format: 'pdf', text };
+    // Broken ToUnicode maps: a quote missing there says nothing about the printed page, one found there is found.
+    const { withText, unreadable } = countUnreadablePages(answer.pages);
+    if (unreadable === 0) return { kind: 'text', format: 'pdf', text };
+    return { kind: 'text', format: 'pdf', text, unreadable: `pdf text layer unreadable on ${unreadable} of ${withText} pages (broken font encoding)` };
   } finally {
     if (options.pdfExtractor === undefined) await extractor.close();
   }

@@ -12,7 +12,8 @@ import type { ProgramRow } from '../corpus/corpus-types.ts';
 import type { DerivedRecord, RecordDeriver } from '../derive/derive-record.ts';
 import type { TalliedRecord } from '../derive/tally-health.ts';
 import type { WithholdingPolicy } from './snapshot-format.ts';
-import { strongEtag } from './strong-etag.ts';
+import { digestBody } from './read-digests.ts';
+import { strongEtagOfDigest } from './strong-etag.ts';
 
 /** A served record: a row of `programs`, its bytes at [offset, offset + length) of the collection. */
 export interface ServedRow {
@@ -37,6 +38,8 @@ export interface SerializedCity {
   slug: string;
   /** The unfiltered collection document, which holds every served record's bytes. */
   collection: Uint8Array;
+  /** SHA-256 of the collection, recorded for the gateway's read check (read-digests.ts) and cut into its ETag. */
+  digest: Uint8Array;
   etag: string;
   served: ServedRow[];
   withheld: WithheldRow[];
@@ -80,10 +83,12 @@ export function serializeCity(slug: string, rows: readonly ProgramRow[], derive:
     joined,
   );
   const places = bodyPlaces(collection, joined, bodies);
+  const digest = digestBody(collection);
   return {
     slug,
     collection,
-    etag: strongEtag(collection),
+    digest,
+    etag: strongEtagOfDigest(digest),
     served: servedRecords.map(({ record, ord }, index) => ({ id: record.id, ord, facets: JSON.stringify(record.facets), ...places[index]! })),
     withheld,
     tallied: records.map(({ name, url, exclusion, freshness, pageClass }) => ({ name, url, exclusion, freshness, pageClass })),

@@ -9,14 +9,17 @@ export const SNAPSHOT_FORMAT = 'hra-snapshot';
 // `programs.facets.special` is null for a record with no population restriction (was the whole vocabulary).
 // 4: a served record's bytes are stored once, inside its city's collection document; `programs` holds
 // their place in it (`body_offset`, `body_length`) instead of a second copy (a third of the file).
-export const SNAPSHOT_FORMAT_VERSION = 4;
+// 5: `read_digests` holds a digest of every unit the gateway reads (read-digests.ts), which it checks each
+// read against, so no byte written over the served file after its check is ever served.
+export const SNAPSHOT_FORMAT_VERSION = 5;
 /**
  * Versions `hra changes detect` reads as its previous snapshot: the ones before this layout too, so the
  * first detection after an upgrade compares against the last published revision. Format 2 kept withheld
  * records in `programs` with a `withheld` column; format 3 moved them to `withheld_programs`; format 4
- * keeps a served record's bytes only in its city's collection document.
+ * keeps a served record's bytes only in its city's collection document; format 5 adds `read_digests`,
+ * which detection does not read.
  */
-export const PREVIOUS_SNAPSHOT_FORMAT_VERSIONS = [2, 3, SNAPSHOT_FORMAT_VERSION] as const;
+export const PREVIOUS_SNAPSHOT_FORMAT_VERSIONS = [2, 3, 4, SNAPSHOT_FORMAT_VERSION] as const;
 /** SQLite `PRAGMA application_id` of every snapshot ("HRA1" as a big-endian integer). */
 export const SNAPSHOT_APPLICATION_ID = 0x48524131;
 
@@ -36,6 +39,8 @@ export const SNAPSHOT_TABLES = [
   // are what `hra changes detect` compares. `policy` says which rule withholds the row.
   'CREATE TABLE withheld_programs (city TEXT NOT NULL, id TEXT NOT NULL, ord INTEGER NOT NULL, policy TEXT NOT NULL, facets TEXT NOT NULL, body BLOB NOT NULL)',
   'CREATE TABLE changes (id INTEGER PRIMARY KEY, city TEXT NOT NULL, detected_at TEXT NOT NULL, visible INTEGER NOT NULL, body BLOB NOT NULL)',
+  // One row per kind (read-digests.ts): a few rows, read whole at open, so holding them costs one read.
+  'CREATE TABLE read_digests (kind TEXT PRIMARY KEY, keys TEXT NOT NULL, digests BLOB NOT NULL) WITHOUT ROWID',
 ] as const;
 
 export const SNAPSHOT_INDEXES = [
@@ -80,4 +85,5 @@ export const CONTENT_QUERIES = [
   'SELECT city, id, ord, facets, body_offset, body_length FROM programs ORDER BY city, id',
   'SELECT city, id, ord, policy, facets, body FROM withheld_programs ORDER BY city, id',
   'SELECT id, city, detected_at, visible, body FROM changes ORDER BY id',
+  'SELECT kind, keys, digests FROM read_digests ORDER BY kind',
 ] as const;

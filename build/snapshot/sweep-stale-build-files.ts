@@ -6,11 +6,18 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** `.building-<pid>-<ms>.sqlite` (plus SQLite's `-journal` and the side files' suffixes) and `.current-<pid>-<ms>.sqlite` links. */
-const TEMPORARY = /^\.(?:building|current)-(\d+)-\d+\.sqlite/;
+/**
+ * `.building-<pid>-<ms>.sqlite` (plus SQLite's `-journal` and the side files' suffixes), `.current-<pid>-<ms>.sqlite`
+ * links, and `.probe-<pid>-<ms>.sqlite`, the file a build creates to learn that it may write the folder.
+ */
+const TEMPORARY = /^\.(?:building|current|probe)-(\d+)-\d+\.sqlite/;
 
-/** A fresh temporary path in `outDir` for this process: `kind` `building` for a snapshot, `current` for the link swap. */
-export function buildTemporaryPath(outDir: string, kind: 'building' | 'current'): string {
+/**
+ * A fresh temporary path in `outDir` for this process: `kind` `building` for a snapshot, `current` for the
+ * link swap, `probe` for the writability check before any work (named apart, so it is never taken for a
+ * snapshot being written).
+ */
+export function buildTemporaryPath(outDir: string, kind: 'building' | 'current' | 'probe'): string {
   return join(outDir, `.${kind}-${process.pid}-${Date.now()}.sqlite`);
 }
 

@@ -23,7 +23,8 @@ import { cityTaskInputs } from './city-tasks.ts';
 import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner } from './city-worker-pool.ts';
 import { computeContentDigest } from './content-digest.ts';
 import { serializeCity, type CollectionHead, type SerializedCity } from './serialize-city.ts';
-import { strongEtag } from './strong-etag.ts';
+import { changeDigestKey, digestBody, digestRows, ReadDigestsWriter } from './read-digests.ts';
+import { strongEtagOfDigest } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
 import { createSnapshotTables } from './create-snapshot-tables.ts';
 import { DOCUMENT, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, type MetaKey } from './snapshot-format.ts';
@@ -99,10 +100,14 @@ function* writeSnapshotRows(
   runner: CityTaskRunner,
   onProgress: (message: string) => void,
 ): BuildSteps<SnapshotSummary> {
+  // What the gateway will check each read against (read-digests.ts), recorded as each row goes in.
+  const digests = new ReadDigestsWriter();
   const insertDocument = db.prepare('INSERT INTO documents (name, body, etag) VALUES (?, ?, ?)');
   const putDocument = (name: string, body: string | Buffer) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    insertDocument.run(name, bytes, strongEtag(bytes));
+    const digest = digestBody(bytes);
+    insertDocument.run(name, bytes, strongEtagOfDigest(digest));
+    digests.add('document', name, digest);
   };
   const insertProgram = db.prepare('INSERT INTO programs (city, id, ord, facets, body_offset, body_length) VALUES (?, ?, ?, ?, ?, ?)');
   const insertWithheld = db.prepare('INSERT INTO withheld_programs (city, id, ord, policy, facets, body) VALUES (?, ?, ?, ?, ?, ?)');
@@ -127,6 +132,10 @@ function* writeSnapshotRows(
       withheld.add(recordKey(city.slug, row.id));
     }
     insertDocument.run(DOCUMENT.collection(city.slug), collection, city.etag);
+    digests.add('document', DOCUMENT.collection(city.slug), city.digest);
+    // The cells in the order and form the gateway reads them (served and withheld rows by ord).
+    digests.add('served', city.slug, digestRows(city.served.map((row) => [row.id, row.facets, row.offset, row.length])));
+    digests.add('withheld', city.slug, digestRows(city.withheld.map((row) => [row.id, row.policy, row.facets])));
     return { bodies: city.served.map((row) => collection.subarray(row.offset, row.offset + row.length)), excluded: city.withheld.length };
   };
 
@@ -167,6 +176,7 @@ function* writeSnapshotRows(
     const cityBody = serializeThroughSchema(citySchema, city);
     const countsBody = serializeThroughSchema(cityWithCountSchema, { ...city, programCount });
     insertCity.run(city.slug, ord, programCount, Buffer.from(cityBody), Buffer.from(countsBody));
+    digests.add('city', city.slug, digestRows([[city.slug, programCount, Buffer.from(cityBody), Buffer.from(countsBody)]]));
     cityBodies.push(cityBody);
     countBodies.push(countsBody);
     totalPrograms += programCount;
@@ -179,7 +189,9 @@ function* writeSnapshotRows(
   for (const event of [...corpus.changes].sort((a, b) => a.id - b.id)) {
     // Change rows carry no scope field (spec 2.7): visibility is decided here, from the city and the record.
     const visible = liveSlugs.has(event.city) && (event.programId === undefined || !withheld.has(recordKey(event.city, event.programId)));
-    insertChange.run(event.id, event.city, event.detectedAt, visible ? 1 : 0, Buffer.from(serializeThroughSchema(changeEventSchema, event)));
+    const body = Buffer.from(serializeThroughSchema(changeEventSchema, event));
+    insertChange.run(event.id, event.city, event.detectedAt, visible ? 1 : 0, body);
+    digests.add('change', changeDigestKey(event.city, event.id), digestRows([[event.id, event.city, event.detectedAt, visible ? 1 : 0, body]]));
     changeCount += 1;
   }
 
@@ -207,6 +219,8 @@ function* writeSnapshotRows(
     readiness_inputs: JSON.stringify(health.readinessInputs),
     ...(publicBaseUrl === undefined ? {} : { public_base_url: publicBaseUrl }),
   };
+  const insertDigests = db.prepare('INSERT INTO read_digests (kind, keys, digests) VALUES (?, ?, ?)');
+  for (const row of digests.rows()) insertDigests.run(row.kind, row.keys, row.digests);
   const insertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
   for (const [key, value] of Object.entries(meta)) insertMeta.run(key, value);
 

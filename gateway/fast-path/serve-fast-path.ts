@@ -160,15 +160,17 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
   const send = (answered: Answered, requestId: string, headers: string[], waited: boolean) => {
     const { request, response, fast, reply } = answered;
     let bytes = 0;
+    let status: number = reply.status;
     let coding: ResponseCoding = 'identity';
     try {
       // Without a wait the handler's own check ran in this very turn, and nothing can fail a snapshot in between.
       if (waited) fast.chain.assertServable(answered.routeRequest);
       const encoded = encodeReply(reply, answered.routeRequest, deps.encodings, fast.chain.compresses);
       coding = encoded.coding;
+      status = encoded.status;
       // The Vary field metering wrote (licensed routes) takes the token here; else the tail carries it.
       const varyInTail = encoded.vary && !addToVary(headers, VARY_ACCEPT_ENCODING);
-      if (reply.status === 200 && encoded.body !== undefined) {
+      if (encoded.status === 200 && encoded.body !== undefined) {
         const tail = fast.successTail(reply, encoded, answered.revision, varyInTail);
         for (let index = 0; index < tail.length; index++) headers.push(tail[index] as string);
         response.writeHead(200, headers);
@@ -185,7 +187,7 @@ export function createFastPath(deps: FastPathDependencies): FastPath {
       refuse(answered, requestId, headers, error);
       return;
     }
-    finish(request, fast.chain.route.path, requestId, reply.status, answered.started, coding, bytes, answered.key);
+    finish(request, fast.chain.route.path, requestId, status, answered.started, coding, bytes, answered.key);
   };
 
   /** Answers metering's 429 or 503 (or an unexpected failure) as the Koa chain renders it. */

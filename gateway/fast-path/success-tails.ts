@@ -12,7 +12,7 @@ import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 import { appendVary } from './append-vary.ts';
 
 /** A 200 reply, as the fast path writes it. */
-export type SuccessReply = Extract<RouteReply, { status: 200 }>;
+export type SuccessReply = RouteReply;
 
 /** What a tail was made for; all must match for it to be reused. */
 interface SuccessTail {
@@ -57,11 +57,11 @@ export function createSuccessTails(cachingTail: readonly string[], maxLengths = 
 
 /**
  * Appends what a 200 and a 304 both send after metering's headers, in the order the fast path has always
- * sent it: the handler's own headers, the route's caching headers, the coding's (`ETag`,
+ * sent it: the handler's own headers (a 200's only), the route's caching headers, the coding's (`ETag`,
  * `Content-Encoding`), and `Vary` when `varyInTail`.
  */
 export function pushReplyHeaders(headers: string[], cachingTail: readonly string[], reply: RouteReply, encoded: EncodedReply, varyInTail: boolean): void {
-  for (const [name, value] of reply.headers ?? []) headers.push(name, value);
+  if (encoded.status === 200) for (const [name, value] of reply.headers ?? []) headers.push(name, value);
   headers.push(...cachingTail);
   for (const [name, value] of encoded.headers) headers.push(name, value);
   if (varyInTail) appendVary(headers, VARY_ACCEPT_ENCODING);

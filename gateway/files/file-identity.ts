@@ -24,3 +24,14 @@ export function sameInode(a: string, b: string): boolean {
   const inode = (identity: string) => identity.split(':', 2).join(':');
   return inode(a) === inode(b);
 }
+
+/**
+ * True when two identities of one inode differ at most in ctime: no byte could have been written (a write
+ * moves mtime, a truncate or append the size), but a link could have been added or removed, which moves
+ * ctime alone. Only meaningful with another sign that a link changed: a write followed by a `touch -d` back
+ * to the old mtime looks the same.
+ */
+export function differsOnlyInCtime(a: string, b: string): boolean {
+  const stamp = (identity: string) => identity.split(':').slice(0, 4).join(':');
+  return stamp(a) === stamp(b);
+}

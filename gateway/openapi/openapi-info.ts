@@ -69,7 +69,7 @@ Keyless routes (including \`/openapi.json\`) are metered per client address: ${p
 
 ## Caching
 
-${etagAllowlist(routes)} return a strong \`ETag\` and honor \`If-None-Match\` (304, no body). Health and readiness are \`${CACHE_CONTROL.revalidate}\` without ETag; report artifacts are \`${CACHE_CONTROL.report}\`; licensed responses are \`${CACHE_CONTROL.licensed}\` with \`Vary: X-Api-Key\` and no ETag; errors are \`no-store\`, and those a licensed route answers after accepting the key keep \`Vary: X-Api-Key\`.
+${etagAllowlist(routes)} are \`${CACHE_CONTROL.cacheable}\`, return a strong \`ETag\` per content coding and honor \`If-None-Match\`: 304, no body, when it names the tag of the representation the request selects (the coding a 200 would send it now), and that 304 carries that tag. Every keyless response carries its caller's own \`X-Request-ID\` and rate-limit counters, so a shared cache may store these documents but must revalidate before each reuse, and the 304 brings each client its own headers. Health and readiness are \`${CACHE_CONTROL.revalidate}\` without ETag; report artifacts are \`${CACHE_CONTROL.report}\`; licensed responses are \`${CACHE_CONTROL.licensed}\` with \`Vary: X-Api-Key\` and no ETag; errors are \`no-store\`, and those a licensed route answers after accepting the key keep \`Vary: X-Api-Key\`.
 
 ## Versioning
 

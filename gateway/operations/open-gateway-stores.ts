@@ -30,6 +30,8 @@ export interface GatewayStores {
   /** The sharing of the cursor secret through Redis, when it is shared there. */
   readonly cursorSecretShare: CursorSecretShare | undefined;
   readonly limiter: RateLimiter;
+  /** Logs which cursor secret signs and where it comes from; called once the gateway listens. */
+  readonly announceCursorSecret: () => void;
 }
 
 /** Opens the key store, settles the cursor secret and picks the limit storage named by `config`. */
@@ -66,9 +68,10 @@ export async function openGatewayStores(config: GatewayConfig, log: GatewayLogge
     const cursorSecretShare = source === 'redis' && config.redisUrl !== undefined
       ? await shareThroughRedis(config.redisUrl, cursorKeys, log)
       : undefined;
-    const words = source === 'redis' && cursorSecretShare?.shared !== true ? 'this process\'s own until --redis answers' : SOURCE_WORDS[source];
-    log.info({ cursorSecretId: cursorKeys.signing.id, cursorSecretSource: source }, `change-feed cursors are signed under cursor secret ${cursorKeys.signing.id} (${words})`);
-    return { keyStore: keys.store, keyStorageScheme: keys.scheme, cursorKeys, cursorSecretShare, limiter };
+    const words = () => (source === 'redis' && cursorSecretShare?.shared !== true ? 'this process\'s own until --redis answers' : SOURCE_WORDS[source]);
+    // Said once the gateway listens: a start refused later (a bad snapshot, a busy port) prints only its one line.
+    const announceCursorSecret = () => log.info({ cursorSecretId: cursorKeys.signing.id, cursorSecretSource: source }, `change-feed cursors are signed under cursor secret ${cursorKeys.signing.id} (${words()})`);
+    return { keyStore: keys.store, keyStorageScheme: keys.scheme, cursorKeys, cursorSecretShare, limiter, announceCursorSecret };
   } catch (error) {
     await limiter?.close();
     await keys?.store.close();

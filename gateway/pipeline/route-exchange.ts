@@ -4,7 +4,6 @@
  * the fast path (gateway/fast-path/serve-fast-path.ts) each build the request from their own request
  * object and write the reply back; gateway/pipeline/route-chain.ts runs the steps between.
  */
-import type { ResponseCoding } from '../encoding/negotiate-encoding.ts';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import type { Snapshot } from '../snapshot/open-snapshot.ts';
 
@@ -40,34 +39,23 @@ export interface RouteRequest {
 }
 
 /**
- * A route's answer. A 200 carries JSON bytes (or, outside the JSON contract, bytes of its `contentType`); a 304 (a matching `If-None-Match` on the ETag allowlist)
- * carries none. `headers` are the handler's own; caching and versioning headers are the pipeline's, from
- * the route table entry and the served revision, and so are the content coding's (gateway/encoding/encode-reply.ts):
- * `ETag` among them, since each coding of a body is its own representation with its own tag.
+ * A route's answer: JSON bytes (or, outside the JSON contract, bytes of its `contentType`). `headers` are
+ * the handler's own; caching and versioning headers are the pipeline's, from the route table entry and the
+ * served revision, and so are the content coding's (gateway/encoding/encode-reply.ts): `ETag` among them,
+ * since each coding of a body is its own representation with its own tag. Whether a reply with an `etag`
+ * goes as a 304 is decided there too, once the coding is chosen: `If-None-Match` is held against the tag of
+ * the representation the request selects, not against the body in any coding.
  */
-export type RouteReply =
-  | {
-    readonly status: 200;
-    readonly body: Buffer | string;
-    readonly headers?: HeaderList;
-    /** The body's media type when it is not JSON (`/docs` is HTML); sent as given. */
-    readonly contentType?: string;
-    /** The strong ETag of the body as it is (ETag allowlist, spec 4.4); a compressed form's is derived from it. */
-    readonly etag?: string;
-  }
-  | {
-    readonly status: 304;
-    readonly headers: HeaderList;
-    /** The identity body's strong ETag, which the client's tag named in one of its codings. */
-    readonly etag: string;
-    /** The body a 200 would have sent, so the 304 carries the Vary of that body. */
-    readonly representation: Buffer | string;
-    /**
-     * The coding of the tag the client's If-None-Match named: the 304 confirms that representation, so it
-     * carries that tag. Unset for `*`: then the tag of the coding a 200 would send now.
-     */
-    readonly heldCoding?: ResponseCoding;
-  };
+export interface RouteReply {
+  readonly status: 200;
+  readonly body: Buffer | string;
+  /** Sent with the body; a 304 sends none of them (the client keeps those of the copy it holds). */
+  readonly headers?: HeaderList;
+  /** The body's media type when it is not JSON (`/docs` is HTML); sent as given. */
+  readonly contentType?: string;
+  /** The strong ETag of the body as it is (ETag allowlist, spec 4.4); a compressed form's is derived from it. */
+  readonly etag?: string;
+}
 
 /** A route's handler: a plain function from the request to its reply; it throws an ApiError to refuse. */
 export interface RouteHandler {

@@ -17,8 +17,6 @@ export const docsHandler: RouteHandlerFactory = (deps) => {
   const pageHeaders: HeaderList = [
     ['Content-Security-Policy', page.contentSecurityPolicy],
   ];
-  return (request) => {
-    const reply = cacheableReply(request, page);
-    return reply.status === 200 ? { ...reply, contentType: HTML_CONTENT_TYPE, headers: pageHeaders } : reply;
-  };
+  const reply = { ...cacheableReply(page), contentType: HTML_CONTENT_TYPE, headers: pageHeaders };
+  return () => reply;
 };

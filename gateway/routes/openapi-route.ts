@@ -10,5 +10,6 @@ import type { RouteHandlerFactory } from './route-entry.ts';
 export const openApiHandler: RouteHandlerFactory = (deps) => {
   const body = Buffer.from(JSON.stringify(deps.openApiDocument));
   const document = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
-  return (request) => cacheableReply(request, document);
+  const reply = cacheableReply(document);
+  return () => reply;
 };

@@ -26,7 +26,7 @@ function readinessOf(deps: RouteDependencies): (snapshot: Snapshot) => string {
 
 /** A stored document on the ETag allowlist, or a 503 when the revision lacks it. */
 function storedDocumentHandler(name: string): RouteHandlerFactory {
-  return () => (request) => cacheableReply(request, storedOr503(request.snapshot, name));
+  return () => (request) => cacheableReply(storedOr503(request.snapshot, name));
 }
 
 /** The keyless sample collection. */

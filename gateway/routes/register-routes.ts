@@ -49,11 +49,11 @@ function koaRoute(chain: RouteChain, encodings: EncodedBodies): Middleware<Gatew
       if (request.key !== undefined) ctx.state.key = request.key;
     }
     const encoded = encodeReply(reply, request, encodings, chain.compresses);
-    for (const [name, value] of reply.headers ?? []) ctx.set(name, value);
+    if (encoded.status === 200) for (const [name, value] of reply.headers ?? []) ctx.set(name, value);
     for (const [name, value] of chain.successHeaders) ctx.set(name, value);
     for (const [name, value] of encoded.headers) ctx.set(name, value);
     if (encoded.vary) ctx.vary(VARY_ACCEPT_ENCODING);
-    if (reply.status === 304 || encoded.body === undefined) {
+    if (encoded.status === 304 || encoded.body === undefined) {
       ctx.status = 304;
       return;
     }

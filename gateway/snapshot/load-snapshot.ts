@@ -11,9 +11,11 @@
  * 3. `format` (O(1)): meta format name and `format_version` (openSnapshot).
  * 4. `content` (O(file size)): the SHA-256 of every byte of the file, on a worker thread, must equal the
  *    checksum file's. This is what catches one flipped byte anywhere: in a served body, an index, a
- *    b-tree page. When the build also published `<file>.segments` (snapshot-segments.ts), its 256 MiB
- *    slices are hashed on one worker per core instead and each must equal its recorded digest; the
- *    segments file must name the same whole-file digest as the checksum file, or the snapshot is refused.
+ *    b-tree page. It is always the whole file, in one stream: a whole-file SHA-256 cannot be computed
+ *    from slices' digests, so slices checked against `<file>.segments` would vouch only for that file,
+ *    which could have been rewritten with the bytes, while `sha256sum -c` on the checksum file fails.
+ *    The segments file, when published, must name the checksum file's digest and the file's size; its
+ *    slices are hashed only to name where a refused file differs.
  *
  * Why the whole-file SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash
  * streams the file at disk/page-cache speed while the content digest walks every row through SQLite, and
@@ -35,7 +37,7 @@ import { availableParallelism } from 'node:os';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import { inspectSnapshotHeader, SQLITE_HEADER_BYTES } from '../../build/snapshot/inspect-snapshot.ts';
 import { checksumFileOf, parseChecksumLine } from '../../build/snapshot/snapshot-checksum.ts';
-import { parseSegmentDigests, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
+import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity, identityOfStats } from '../files/file-identity.ts';
 import { openSnapshot, SnapshotRejectedError, type Snapshot } from './open-snapshot.ts';
 import { INLINE_HASH_BYTES, sha256OfDescriptor, sha256OfRanges } from './sha256-of-descriptor.ts';
@@ -62,7 +64,7 @@ export interface LoadSnapshotOptions {
   verified?: Map<string, string>;
   /** Abandons the hash (shutdown); the load then rejects. */
   signal?: AbortSignal;
-  /** Worker threads for segment hashing; one per core unless told. */
+  /** Worker threads that hash a refused file by segment, to name where it differs; one per core unless told. */
   hashWorkers?: number;
   /** Files up to this size are hashed whole on the calling thread (tests set 0 to exercise the workers). */
   inlineHashBytes?: number;
@@ -118,26 +120,16 @@ async function checkAndOpen(path: string, options: LoadSnapshotOptions): Promise
     if (!hashed) options.whileHashing?.(snapshot);
     else {
       const size = Number(stat.size);
-      const segments = size > (options.inlineHashBytes ?? INLINE_HASH_BYTES) ? readSegmentDigests(file, recorded, size, refuse) : undefined;
-      const ranges = hashedRanges(size, segments);
+      const inline = size <= (options.inlineHashBytes ?? INLINE_HASH_BYTES);
+      const segments = inline ? undefined : readSegmentDigests(file, recorded, size, refuse);
+      const ranges = hashedRanges(size);
       const early = earlyDigests(options, file, identity, ranges);
       hashedEarly = early !== undefined;
       // Under way before the caller's work while hashing; awaited right after it, so a rejection is always handled.
-      const digests = early ?? (segments === undefined
-        ? sha256OfDescriptor(fd, size, options.signal).then((digest) => [digest])
-        : sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal));
+      const digests = early ?? (inline ? sha256OfDescriptor(fd, size, options.signal).then((digest) => [digest]) : sha256OfRanges(fd, ranges, 1, options.signal));
       options.whileHashing?.(snapshot);
-      if (segments === undefined) {
-        const actual = (await digests)[0];
-        if (actual !== recorded) throw refuse('content', `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`);
-      } else {
-        const actual = await digests;
-        const bad = actual.findIndex((hex, index) => hex !== segments.segments[index]);
-        if (bad >= 0) {
-          const [start, end] = ranges[bad] ?? [0, 0];
-          throw refuse('content', `segment ${bad} (bytes ${start}-${end}) sha256 ${actual[bad]} does not match ${segments.segments[bad]} recorded in ${segmentsFileOf(file)}`);
-        }
-      }
+      const actual = (await digests)[0] ?? '';
+      if (actual !== recorded) throw await contentRefusal(fd, file, { actual, recorded, segments }, options, refuse);
     }
     // The path could have been replaced by a rename mid-check: SQLite must hold the very bytes we hashed.
     if (fileIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
@@ -188,7 +180,29 @@ function readRecordedChecksum(file: string, refuse: (check: string, reason: stri
   return recorded;
 }
 
-/** The file's segment digests, or undefined when the build published none (then the whole file is hashed). */
+/**
+ * The refusal of a file whose SHA-256 is not the recorded one. With segments, the file is hashed again by
+ * slice, on every core, only to say where it differs; a file whose slices all match a segments file that
+ * names the recorded digest had its segments rewritten with it, and is refused all the same.
+ */
+async function contentRefusal(
+  fd: number,
+  file: string,
+  { actual, recorded, segments }: { actual: string; recorded: string; segments: SegmentDigests | undefined },
+  options: LoadSnapshotOptions,
+  refuse: (check: string, reason: string) => SnapshotRejectedError,
+): Promise<SnapshotRejectedError> {
+  const whole = `file sha256 ${actual} does not match ${recorded} recorded in ${checksumFileOf(file)}`;
+  if (segments === undefined) return refuse('content', whole);
+  const ranges = segmentRanges(segments.fileBytes, segments.segmentBytes);
+  const slices = await sha256OfRanges(fd, ranges, options.hashWorkers ?? availableParallelism(), options.signal);
+  const bad = slices.findIndex((hex, index) => hex !== segments.segments[index]);
+  if (bad < 0) return refuse('content', `${whole}; every slice matches ${segmentsFileOf(file)}, which therefore does not belong to it`);
+  const [start, end] = ranges[bad] ?? [0, 0];
+  return refuse('content', `segment ${bad} (bytes ${start}-${end}) sha256 ${slices[bad]} does not match ${segments.segments[bad]} recorded in ${segmentsFileOf(file)} (${whole})`);
+}
+
+/** The file's segment digests, or undefined when the build published none; used only to say where a refused file differs. */
 function readSegmentDigests(file: string, recorded: string, size: number, refuse: (check: string, reason: string) => SnapshotRejectedError): SegmentDigests | undefined {
   const segmentsFile = segmentsFileOf(file);
   let text: string;

@@ -7,14 +7,21 @@
  * storage error (any SqliteError: the statements are fixed, so an error from one is the file's), the
  * snapshot is failed for good and every read throws 503 DATASET_UNAVAILABLE. Its SQLite connection may hold
  * pages of the altered file, so it is never trusted again: a file that verifies is opened afresh.
+ *
+ * A read can beat that notice, so every unit read (a document, a city row, a city's record rows, a change
+ * row) is checked against the digest the file recorded (read-verifier.ts), read once at open and trusted
+ * because the file verifies after it (load-snapshot.ts); a mismatch fails the snapshot as a write does.
  */
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { envelopeLinks, type EnvelopeLinks } from '../../build/contract/envelope-links.ts';
 import type { ReadinessInputs } from '../../build/contract/readiness-inputs.ts';
 import { inspectSnapshot } from '../../build/snapshot/inspect-snapshot.ts';
 import { DOCUMENT, type MetaKey, type WithholdingPolicy } from '../../build/snapshot/snapshot-format.ts';
 import { parseRevision, type Revision } from '../../build/contract/parse-revision.ts';
+import { parseReadDigests, type HeldDigests } from '../../build/snapshot/read-digests.ts';
 import { datasetUnavailable } from './dataset-unavailable.ts';
+import { createReadVerifier, ReadMismatchError } from './read-verifier.ts';
 
 /** A precomputed response body with its strong ETag. */
 export interface StoredDocument {
@@ -109,6 +116,9 @@ export interface Snapshot {
   close(): void;
 }
 
+// Served records' places kept per city (about 100 bytes each): a few MB, whatever the snapshot's scale.
+const MAX_KEPT_PLACES = 50_000;
+
 /** Opens `file`; throws SnapshotRejectedError when it is missing, not a snapshot, or of an unknown format. */
 export function openSnapshot(file: string): Snapshot {
   let db: Database.Database;
@@ -141,12 +151,20 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   const publicBaseUrl = meta.get('public_base_url');
   const revision = parseRevision(need('revision'));
   if (!revision) throw new SnapshotRejectedError(`snapshot ${file} refused: meta revision is not a gm1 revision`);
+  let held: HeldDigests;
+  try {
+    held = parseReadDigests(db.prepare('SELECT kind, keys, digests FROM read_digests').all() as Array<{ kind: string; keys: string; digests: Buffer }>);
+  } catch (error) {
+    throw new SnapshotRejectedError(`snapshot ${file} refused: format: ${(error as Error).message}`);
+  }
+  const verify = createReadVerifier(held, file);
+  const cityCount = held.count('city');
   const documentQuery = db.prepare('SELECT body, etag FROM documents WHERE name = ?');
   const fixedDocuments = new Map<string, StoredDocument | undefined>();
+  const placesByCity = new LRUCache<string, Map<string, RecordPlace>>({ maxSize: MAX_KEPT_PLACES, sizeCalculation: (places) => places.size + 1 });
   // Format 4: a served record's bytes are a slice of its city's collection document, stored once.
   const servedQuery = db.prepare('SELECT id, facets, body_offset AS offset, body_length AS length FROM programs WHERE city = ? ORDER BY ord');
   const withheldQuery = db.prepare('SELECT id, policy, facets FROM withheld_programs WHERE city = ? ORDER BY ord');
-  const servedPlaceQuery = db.prepare('SELECT body_offset AS offset, body_length AS length FROM programs WHERE city = ? AND id = ?');
   const citiesQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities ORDER BY ord');
   const cityQuery = db.prepare('SELECT slug, program_count AS programCount, city_body AS cityBody, counts_body AS countsBody FROM cities WHERE slug = ?');
   const changesQuery = db.prepare('SELECT id, city, detected_at AS detectedAt, visible, body FROM changes WHERE id <= ? AND id < ? ORDER BY id DESC LIMIT ?');
@@ -155,6 +173,22 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
   const facetsOf = (text: string) => JSON.parse(text) as RecordFacets;
   const toChange = (row: Omit<StoredChange, 'visible'> & { visible: number }): StoredChange => ({ ...row, visible: row.visible === 1 });
   const maxChangeId = (maxChangeQuery.get() as { maxId: number }).maxId;
+  // Each unit read is checked before anything uses it (read-verifier.ts).
+  const readDocument = (name: string) => {
+    const row = documentQuery.get(name) as StoredDocument | undefined;
+    verify.document(name, row);
+    return row;
+  };
+  const readCity = (slug: string, row: StoredCity | undefined) => {
+    verify.rows('city', slug, row === undefined ? [] : [[row.slug, row.programCount, row.cityBody, row.countsBody]]);
+    return row;
+  };
+  type ServedRow = { id: string; facets: string; offset: number; length: number };
+  const readServed = (city: string) => {
+    const rows = servedQuery.all(city) as ServedRow[];
+    verify.rows('served', city, rows.map((row) => [row.id, row.facets, row.offset, row.length]));
+    return rows;
+  };
 
   let failure: string | undefined;
   const failListeners: Array<(reason: string) => void> = [];
@@ -169,6 +203,10 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     try {
       return run();
     } catch (error) {
+      if (error instanceof ReadMismatchError) {
+        fail(error.message);
+        throw datasetUnavailable();
+      }
       if (error instanceof Database.SqliteError || error instanceof SnapshotRejectedError) {
         fail(`storage error reading ${file}: ${error instanceof Database.SqliteError ? `${error.code}: ` : ''}${error.message}`);
         throw datasetUnavailable();
@@ -190,30 +228,49 @@ function readSnapshot(db: Database.Database, file: string): Snapshot {
     document: (name) => read(() => {
       // The fixed documents (sample, health parts, schemas, reports, city lists) are few and immutable:
       // read each once. Collections, one per city, go through the routes' bounded caches instead.
-      if (name.startsWith('collection:')) return documentQuery.get(name) as StoredDocument | undefined;
-      if (!fixedDocuments.has(name)) fixedDocuments.set(name, documentQuery.get(name) as StoredDocument | undefined);
+      if (name.startsWith('collection:')) return readDocument(name);
+      if (!fixedDocuments.has(name)) fixedDocuments.set(name, readDocument(name));
       return fixedDocuments.get(name);
     }),
-    collection: (city) => read(() => documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined),
+    collection: (city) => read(() => readDocument(DOCUMENT.collection(city))),
     cityRecords: (city) => read(() => {
-      const served = servedQuery.all(city) as Array<{ id: string; facets: string; offset: number; length: number }>;
+      const served = readServed(city);
       // Every record's bytes in one read: slices of the collection, which they make up almost entirely.
-      const collection = served.length === 0 ? undefined : (documentQuery.get(DOCUMENT.collection(city)) as StoredDocument | undefined)?.body;
+      const collection = served.length === 0 ? undefined : readDocument(DOCUMENT.collection(city))?.body;
+      const withheld = withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>;
+      verify.rows('withheld', city, withheld.map((row) => [row.id, row.policy, row.facets]));
       const bodyOf = (row: { offset: number; length: number }) => {
         if (collection === undefined || row.offset + row.length > collection.length) throw new SnapshotRejectedError(`snapshot ${file}: record bytes of ${city} lie outside its collection`);
         return collection.subarray(row.offset, row.offset + row.length);
       };
       return [
         ...served.map((row): StoredRecord => ({ id: row.id, withheld: 'served', facets: facetsOf(row.facets), body: bodyOf(row) })),
-        ...(withheldQuery.all(city) as Array<{ id: string; policy: WithholdingPolicy; facets: string }>)
-          .map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
+        ...withheld.map((row): StoredRecord => ({ id: row.id, withheld: row.policy, facets: facetsOf(row.facets) })),
       ];
     }),
-    servedRecordPlace: (city, id) => read(() => servedPlaceQuery.get(city, id) as RecordPlace | undefined),
-    cities: () => read(() => citiesQuery.all() as StoredCity[]),
-    city: (slug) => read(() => cityQuery.get(slug) as StoredCity | undefined),
-    changes: ({ maxId, beforeId, city, limit }) =>
-      read(() => (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)).map((row) => toChange(row as Parameters<typeof toChange>[0]))),
+    servedRecordPlace: (city, id) => read(() => {
+      // The city's rows, not the one: a digest covers a city's rows together. Checked once, then kept, so a
+      // miss (unknown and withheld ids alike, which no route caches) does not read and hash them again.
+      let places = placesByCity.get(city);
+      if (places === undefined) {
+        places = new Map(readServed(city).map((row) => [row.id, { offset: row.offset, length: row.length }]));
+        placesByCity.set(city, places);
+      }
+      return places.get(id);
+    }),
+    cities: () => read(() => {
+      const rows = citiesQuery.all() as StoredCity[];
+      for (const row of rows) readCity(row.slug, row);
+      if (rows.length !== cityCount) throw new ReadMismatchError(`the served file ${file} no longer holds the bytes that were verified: ${rows.length} cities read, ${cityCount} verified`);
+      return rows;
+    }),
+    city: (slug) => read(() => readCity(slug, cityQuery.get(slug) as StoredCity | undefined)),
+    changes: (query) => read(() => {
+      const { maxId, beforeId, city, limit } = query;
+      const rows = (city === undefined ? changesQuery.all(maxId, beforeId, limit) : cityChangesQuery.all(city, maxId, beforeId, limit)) as Array<Parameters<typeof toChange>[0] & { visible: number }>;
+      verify.changes(query, rows);
+      return rows.map(toChange);
+    }),
     maxChangeId: () => maxChangeId,
     get failure() {
       return failure;

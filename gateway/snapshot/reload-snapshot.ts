@@ -16,6 +16,7 @@
 import { fileIdentity } from '../files/file-identity.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import { loadSnapshot, type LoadedSnapshot } from './load-snapshot.ts';
+import type { Snapshot } from './open-snapshot.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { transientCodeOf } from './transient-failure.ts';
 
@@ -40,6 +41,8 @@ export interface SnapshotReloaderOptions {
   /** Aborted when the gateway shuts down. */
   readonly signal: AbortSignal;
   readonly log: GatewayLogger;
+  /** Runs on a verified snapshot just before it is swapped in (the compressed forms are made then). */
+  readonly beforeSwap?: (next: Snapshot) => Promise<void>;
 }
 
 /** Serialized reloads of one gateway's snapshot. */
@@ -113,6 +116,11 @@ export function createSnapshotReloader(options: SnapshotReloaderOptions): Snapsh
     if (!failed && loaded.identity === servedIdentity) {
       loaded.snapshot.close();
       return { status: 'unchanged', revision: serving };
+    }
+    await options.beforeSwap?.(loaded.snapshot);
+    if (signal.aborted) {
+      loaded.snapshot.close();
+      return { status: 'refused', revision: serving, reason: 'the gateway is shutting down' };
     }
     servedIdentity = loaded.identity;
     const revision = loaded.snapshot.revision;

@@ -1,7 +1,7 @@
 /**
  * Starts the start-up check's hash of a snapshot before the rest of the gateway is loaded: `hra serve`
- * calls this first thing, so the segments are hashed on every core while the main thread imports and
- * builds the gateway (docs/operators.md "Operations"). It decides and compares nothing: it only hashes the byte
+ * calls this first thing, so the file is hashed on a worker while the main thread imports and builds the
+ * gateway (docs/operators.md "Operations"). It decides and compares nothing: it only hashes the byte
  * ranges the check will ask for, on the descriptor it opened, and records the identity of the bytes it
  * reads. loadSnapshot then uses the digests only for that very file at that very identity and those very
  * ranges, and compares them with the published digests as it would its own (load-snapshot.ts); anything
@@ -9,9 +9,8 @@
  *
  * Its only imports are node's and other import-free modules, so importing it costs next to nothing.
  */
-import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { identityOfStats } from '../files/file-identity.ts';
 import { INLINE_HASH_BYTES, sha256OfRanges } from './sha256-of-descriptor.ts';
 
@@ -24,7 +23,7 @@ export interface SnapshotHashInFlight {
   readonly file: string;
   /** Identity (file-identity.ts) of the descriptor being hashed, taken when it was opened. */
   readonly identity: string;
-  /** What is hashed: the published segments' ranges, or the whole file as one range. */
+  /** What is hashed: the whole file, as one range. */
   readonly ranges: ByteRanges;
   /** When the hash started, in milliseconds since the process began (performance.now()). */
   readonly startedMs: number;
@@ -47,14 +46,14 @@ export interface StartSnapshotHashOptions {
   inlineHashBytes?: number;
 }
 
-/** The ranges the start-up check hashes in a file of `size` bytes: each published segment, or the whole file. */
-export function hashedRanges(size: number, segments: SegmentDigests | undefined): [number, number][] {
-  return segments === undefined ? [[0, size]] : segmentRanges(size, segments.segmentBytes);
+/** The ranges the start-up check hashes in a file of `size` bytes: the whole file, the one digest `.sha256` records. */
+export function hashedRanges(size: number): [number, number][] {
+  return [[0, size]];
 }
 
 /**
  * Starts hashing the file `path` names now, or returns undefined when there is nothing worth starting early
- * (no such file, a file small enough to hash in place, a segments file that does not fit the file).
+ * (no such file, or a file small enough to hash in place).
  */
 export function startSnapshotHash(path: string, options: StartSnapshotHashOptions = {}): SnapshotHashInFlight | undefined {
   const startedMs = performance.now();
@@ -71,13 +70,12 @@ export function startSnapshotHash(path: string, options: StartSnapshotHashOption
   try {
     const stat = fstatSync(fd, { bigint: true });
     const size = Number(stat.size);
-    const segments = size > (options.inlineHashBytes ?? INLINE_HASH_BYTES) ? readSegments(file) : undefined;
-    if (segments === undefined || (segments !== 'none' && segments.fileBytes !== size)) {
+    if (size <= (options.inlineHashBytes ?? INLINE_HASH_BYTES)) {
       closeSync(fd);
       return undefined;
     }
     identity = identityOfStats(stat);
-    ranges = hashedRanges(size, segments === 'none' ? undefined : segments);
+    ranges = hashedRanges(size);
   } catch {
     closeSync(fd);
     return undefined;
@@ -103,15 +101,4 @@ export function startSnapshotHash(path: string, options: StartSnapshotHashOption
     digests,
     release: () => abort.abort(),
   };
-}
-
-/** The file's segment digests; 'none' when the build published none; undefined when they cannot be read as such. */
-function readSegments(file: string): SegmentDigests | 'none' | undefined {
-  let text: string;
-  try {
-    text = readFileSync(segmentsFileOf(file), 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none' : undefined;
-  }
-  return parseSegmentDigests(text);
 }

@@ -19,12 +19,18 @@
  * the write may still be under way; then asks the reloader to check the dataset path, which swaps in a file
  * that verifies (a `touch` costs one hash and about that long of 503s). While the snapshot stays failed it
  * asks again whenever the dataset path names a file of another identity, so a restore by rename, a
- * repointed link or a copy written back in place each recover the gateway. A file renamed over the served
- * one (its old inode keeps its verified bytes) is a hot swap, not a fault: the old bytes serve until the
- * new file verifies, as before.
+ * repointed link or a copy written back in place each recover the gateway.
+ *
+ * A file renamed over the served one is a hot swap, not a fault, although the rename moves the old inode's
+ * ctime (it loses its link; a `mv` of the old file away moves it too). So a changed identity whose size and
+ * mtime are the verified ones, while the dataset path names another inode, is taken as that swap: the old,
+ * intact inode keeps serving, the reloader is asked to check the new file, and a new file that does not
+ * verify leaves the old revision serving. The new ctime becomes the one watched, so a later write to the
+ * old inode still fails it; a write that also put the old mtime back is caught by the read checks
+ * (read-verifier.ts), which refuse any byte the verified file did not hold.
  */
 import { closeSync, fstatSync, openSync, watch, type FSWatcher } from 'node:fs';
-import { fileIdentity, identityOfStats } from '../files/file-identity.ts';
+import { differsOnlyInCtime, fileIdentity, identityOfStats, sameInode } from '../files/file-identity.ts';
 import type { GatewayLogger } from '../observability/gateway-logger.ts';
 import type { SnapshotReloader } from './reload-snapshot.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
@@ -54,9 +60,12 @@ export interface ServedFileWatch {
 /** The served file as the watch holds it: the verified identity and a descriptor on those very bytes. */
 interface Watched {
   readonly file: string;
+  /** The identity that was verified (the reloader's served identity). */
   readonly identity: string;
   readonly fd: number | undefined;
   readonly watcher: FSWatcher | undefined;
+  /** The descriptor's identity as last accepted: the verified one, or the same bytes after a rename. */
+  accepted: string;
 }
 
 /** Starts watching the file the holder serves; see the module comment for what it does on a change. */
@@ -95,16 +104,28 @@ export function watchServedFile(options: ServedFileWatchOptions): ServedFileWatc
     } catch {
       watcher = undefined;
     }
-    watched = { file, identity, fd, watcher };
+    watched = { file, identity, fd, watcher, accepted: identity };
   };
 
   // Why the watched file is no longer the verified one, or undefined while it is.
   const changeOf = (current: Watched): string | undefined => {
     if (current.fd === undefined) return `the served file ${current.file} cannot be opened`;
     const stat = fstatSync(current.fd, { bigint: true });
-    if (identityOfStats(stat) !== current.identity) return `the served file ${current.file} was written to in place (its size, mtime or ctime changed): it no longer is the file that was verified`;
+    const now = identityOfStats(stat);
+    if (now !== current.accepted) {
+      if (!replacedByRename(current, now)) return `the served file ${current.file} was written to in place (its size, mtime or ctime changed): it no longer is the file that was verified`;
+      current.accepted = now;
+      void reloader.reload('dataset replaced');
+    }
     if (stat.nlink === 0n && fileIdentity(dataset) === undefined) return `the served file ${current.file} was deleted and ${dataset} names no file`;
     return undefined;
+  };
+
+  // A rename over the served path unlinks the old inode, which moves its ctime and nothing else.
+  const replacedByRename = (current: Watched, now: string): boolean => {
+    if (!differsOnlyInCtime(now, current.accepted)) return false;
+    const named = fileIdentity(dataset);
+    return named !== undefined && !sameInode(named, current.identity);
   };
 
   const recover = () => {

@@ -7,10 +7,19 @@
 /** How a successful response may be cached, which decides its caching headers. */
 export type SuccessCaching = 'licensed' | 'cacheable' | 'revalidate' | 'report';
 
-/** `Cache-Control` of a successful response, by policy. */
+/** Whether a success under `caching` may be stored by a shared cache (its Cache-Control says `public`). */
+export function sharedCacheMayStore(caching: SuccessCaching): boolean {
+  return caching === 'cacheable' || caching === 'report';
+}
+
+/**
+ * `Cache-Control` of a successful response, by policy. Every keyless success carries the caller's own
+ * `X-Request-ID` and rate-limit counters, so none is fresh for a second caller: a shared cache may store it
+ * but must ask the gateway before each reuse (`no-cache`), whose answer carries that caller's headers.
+ */
 export const CACHE_CONTROL: Readonly<Record<SuccessCaching, string>> = {
   licensed: 'private, no-store',
-  cacheable: 'public, max-age=300, must-revalidate',
+  cacheable: 'public, no-cache',
   revalidate: 'no-cache',
-  report: 'public, max-age=3600',
+  report: 'public, no-cache',
 };

@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly out: string;
   /** Run only the link-checker phase (`hra links check` against a loopback fixture), not the gateway. */
   readonly links: boolean;
+  /** Run only the hostile-pages phase (`hra links check` at default settings over pages built to exhaust it). */
+  readonly hostilePages: boolean;
   /**
    * Run only the start-up phase (bench-startup.ts): spawn to first licensed 200 of each way the gateway is
    * started, beside `openssl dgst -sha256` of the same file and `node -e 0`, in interleaved rounds.
@@ -36,12 +38,12 @@ export interface BenchOptions {
  * Whether a run drives HTTP load, and so needs wrk: every mode but the link checker's phase (`--links`)
  * and the start-up phase (`--startup`), which time their own commands and send no load.
  */
-export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'>): boolean {
-  return !options.links && !options.startup;
+export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'> & Partial<Pick<BenchOptions, 'hostilePages'>>): boolean {
+  return !options.links && !options.startup && options.hostilePages !== true;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup] [--compare <git ref>] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup | --hostile-pages] [--compare <git ref>] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -52,6 +54,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let postgres = true;
   let links = false;
   let startup = false;
+  let hostilePages = false;
   let out = 'BENCHMARKS.md';
   let compare: string | undefined;
   for (let index = 0; index < argv.length; index++) {
@@ -68,6 +71,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--no-postgres') postgres = false;
     else if (arg === '--links') links = true;
     else if (arg === '--startup') startup = true;
+    else if (arg === '--hostile-pages') hostilePages = true;
     else if (arg === '--out') out = value();
     else if (arg === '--compare') {
       compare = value();
@@ -81,7 +85,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     } else throw new Error(`unknown argument ${JSON.stringify(arg)}; ${BENCH_USAGE}`);
   }
   if (links && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --links; ${BENCH_USAGE}`);
-  if (links && startup) throw new Error(`--links and --startup each run one phase alone; choose one; ${BENCH_USAGE}`);
+  if ([links, startup, hostilePages].filter(Boolean).length > 1) throw new Error(`--links and --startup each run one phase alone, as does --hostile-pages; choose one; ${BENCH_USAGE}`);
+  if (hostilePages && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --hostile-pages; ${BENCH_USAGE}`);
   return Object.freeze({
     quick,
     scale,
@@ -97,12 +102,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     out,
     links,
     startup,
+    hostilePages,
     compare,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'compare'>>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'hostilePages' | 'compare'>>): string {
+  if (options.hostilePages) return 'hostile-pages';
   if (options.links) return `links-scale-${options.scale}`;
   if (options.startup) return `startup-${options.compare === undefined ? '' : 'compare-'}scale-${options.scale}${options.quick ? '-quick' : ''}`;
   // One section per scale for comparisons, whatever the ref: the latest before/after replaces the last.

@@ -8,7 +8,7 @@
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { COMPRESSION_LEVELS } from '../../gateway/encoding/encoded-bodies.ts';
+import { COMPRESSION_LEVELS } from '../../gateway/encoding/compress-body.ts';
 import { readRedocBundle, renderDocsPage } from '../../gateway/docs/docs-page.ts';
 import { buildOpenApiDocument } from '../../gateway/openapi/build-openapi-document.ts';
 import { ROUTE_TABLE } from '../../gateway/routes/route-table.ts';

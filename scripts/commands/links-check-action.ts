@@ -1,12 +1,10 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
-import { availableParallelism } from 'node:os';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
 import { advanceAsOf, MANIFEST_FILE, type AsOfMove } from '../../build/corpus/advance-as-of.ts';
 import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-only-log.ts';
-import { extractPageText } from '../../build/quotes/extract-page-text.ts';
-import { createPdfTextExtractor } from '../../build/quotes/extract-pdf-text.ts';
+import { createPageTextExtractor, DEFAULT_EXTRACT_CHILDREN } from '../../build/quotes/create-page-text-extractor.ts';
 import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
 import { findCitations } from '../../build/links/find-citations.ts';
@@ -15,6 +13,7 @@ import { linkUserAgent } from '../../build/links/link-user-agent.ts';
 import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
 import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
+import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
@@ -45,6 +44,8 @@ export const CHECK_FLAG_DEFAULTS = {
   maxAgeDays: '6', concurrency: '32', perHost: '2', hostIntervalMs: '1000', timeoutMs: '15000', retries: '2',
 } as const;
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** Runs `hra links check`; every expected failure is a CliFailure thrown before anything is appended. */
 export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   const at = flags.at ?? new Date().toISOString();
@@ -56,8 +57,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     hostIntervalMs: count('--host-interval-ms', flags.hostIntervalMs, 0),
     timeoutMs: count('--timeout-ms', flags.timeoutMs, 1),
     retries: count('--retries', flags.retries, 0),
-    // Extraction is CPU work (HTML parsing, pdf.js): one page per core keeps fetching from starving.
-    extractConcurrency: availableParallelism(),
+    // Pages handed to the extraction children at once: two each (one read, one waiting in the child).
+    extractConcurrency: 2 * DEFAULT_EXTRACT_CHILDREN,
   };
   const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
   const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
@@ -93,8 +94,16 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     throw new CliFailure(`${QUOTE_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const print = (row: object) => process.stdout.write(`${JSON.stringify(row)}\n`);
-  // One pool of pdf.js workers for the run, started only when a PDF arrives.
-  const pdfExtractor = createPdfTextExtractor({ workers: Math.min(2, options.extractConcurrency) });
+  // One pool of extraction children for the run, started only when a page arrives.
+  const pageExtractor = createPageTextExtractor();
+  // A signal must not leave a child parsing a bomb: kill them, then end as the signal asks.
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    void pageExtractor.close();
+    process.kill(process.pid, signal);
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, stopOnSignal);
+  // The hostile-pages bench's probe (BENCHMARKS.md): off unless asked for.
+  const loopWatch = process.env.HRA_REPORT_EVENT_LOOP_DELAY === '1' ? watchEventLoop() : undefined;
   const connections = createLinkDispatcher({ proxy, concurrency: options.concurrency, perHost: options.perHost, policy });
   let result;
   try {
@@ -103,7 +112,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
       viaProxy: proxy !== undefined,
       record: log ? (check) => appendOrFail(log.file, () => log.append(check)) : print,
       recordQuote: quoteLog ? (check: QuoteCheck) => appendOrFail(quoteLog.file, () => quoteLog.appendRow(check)) : print,
-      extract: (page) => extractPageText(page, { pdfExtractor }),
+      extract: (page, quotes) => pageExtractor.extract(page, quotes),
       timers: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) },
       wallNow: () => Date.now(),
       random: Math.random,
@@ -113,8 +122,13 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   } finally {
     log?.close();
     quoteLog?.close();
-    await pdfExtractor.close();
+    for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
+    await pageExtractor.close();
     await connections.destroy();
+    if (loopWatch !== undefined) {
+      const { maxDelayMs, maxBusyMs } = loopWatch.stop();
+      progress(`links: longest event-loop block ${maxBusyMs} ms of CPU (${maxDelayMs} ms of wall-clock delay)`);
+    }
   }
   const { tally, stopped } = result;
   if (stopped instanceof NetworkUnavailable) {

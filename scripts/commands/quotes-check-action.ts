@@ -1,8 +1,9 @@
 /** The `hra quotes check` action: reads the saved page as the fetcher reads a body, judges it, prints a line per quote. */
 import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { MIMEType } from 'node:util';
-import { capFor, extractPageText, type FetchedPage } from '../../build/quotes/extract-page-text.ts';
-import { judgePageQuotes } from '../../build/quotes/judge-page-quotes.ts';
+import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
+import { capFor, type FetchedPage } from '../../build/quotes/extract-page-text.ts';
+import { judgePageText } from '../../build/quotes/judge-page-text.ts';
 import { locateQuoteBreak, type QuoteBreak } from '../../build/quotes/locate-quote-break.ts';
 import { normalizeForMatch } from '../../build/quotes/normalize-for-match.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
@@ -34,19 +35,30 @@ export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
     if (normalizeForMatch(quote) === '') throw new CliFailure(`--quote ${JSON.stringify(quote)}: normalizes to nothing, so it can never be found`);
   }
   const page = readPage(flags.page, contentType);
-  // The one extraction call: extractPageText starts a pdf.js worker for a PDF and terminates it after.
-  const judgment = await judgePageQuotes(page, flags.quote, (fetched) => extractPageText(fetched));
+  // Read in a child process with the weekly run's limits, so a hostile saved page can only end that child.
+  const extractor = createPageTextExtractor({ children: 1 });
+  let text;
+  try {
+    text = await extractor.extract(page);
+  } finally {
+    await extractor.close();
+  }
   let lines: QuoteCheckLine[];
-  if (judgment.kind === 'inconclusive') {
-    lines = flags.quote.map((quote) => ({ quote, outcome: 'inconclusive', reason: judgment.reason }));
+  if (text.kind === 'inconclusive') {
+    const reason = text.reason;
+    lines = flags.quote.map((quote) => ({ quote, outcome: 'inconclusive', reason }));
   } else {
+    // Judged by the same code as in the weekly run's children (judge-page-text.ts).
+    const judgment = judgePageText(text, flags.quote);
+    const measures = { textLength: judgment.textLength, textSha256: judgment.textSha256 };
     const sniffed = contentType === null ? ', the type sniffed from its bytes' : '';
-    progress(`quotes: ${flags.page}: ${judgment.format}${sniffed}, ${judgment.measures.textLength} characters of text`);
+    progress(`quotes: ${flags.page}: ${text.format}${sniffed}, ${measures.textLength} characters of text`);
     let normalizedPage: string | undefined;
     lines = flags.quote.map((quote, index): QuoteCheckLine => {
-      if (judgment.found[index] === true) return { quote, outcome: 'found', ...judgment.measures };
-      normalizedPage ??= normalizeForMatch(judgment.text);
-      return { quote, outcome: 'not-found', ...judgment.measures, brokeOffAt: locateQuoteBreak(normalizeForMatch(quote), normalizedPage) };
+      if (judgment.found[index] === true) return { quote, outcome: 'found', ...measures };
+      if (judgment.unreadable !== undefined) return { quote, outcome: 'inconclusive', reason: judgment.unreadable };
+      normalizedPage ??= normalizeForMatch(text.text);
+      return { quote, outcome: 'not-found', ...measures, brokeOffAt: locateQuoteBreak(normalizeForMatch(quote), normalizedPage) };
     });
   }
   for (const line of lines) {

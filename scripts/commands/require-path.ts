@@ -67,10 +67,11 @@ export function prepareOutputDirectory(source: string, path: string): () => void
  * Fails unless a file can be created in the folder `path`, by creating and removing one: a mode bit says
  * too little (root writes into a 0555 folder, and nobody into a read-only file system), and the build
  * would otherwise find out only when SQLite cannot open its temporary file, after computing the revision.
- * The probe is named as a build's temporary file, so a build killed meanwhile has it swept by the next.
+ * The probe is named as a build's temporary files are (`.probe-<pid>-...`), so a build killed meanwhile has it
+ * swept by the next.
  */
 function requireWritable(source: string, path: string): void {
-  const probe = buildTemporaryPath(path, 'building');
+  const probe = buildTemporaryPath(path, 'probe');
   try {
     closeSync(openSync(probe, 'wx'));
   } catch (error) {

@@ -1030,12 +1030,12 @@ export interface components {
         "Retry-After": number;
         /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent. */
         ETag: string;
-        /** @description `Cache-Control` of an ETag-allowlisted public document: `public, max-age=300, must-revalidate`. */
-        "Cache-Control-Cacheable": "public, max-age=300, must-revalidate";
+        /** @description `Cache-Control` of an ETag-allowlisted public document: `public, no-cache`. */
+        "Cache-Control-Cacheable": "public, no-cache";
         /** @description `Cache-Control` of dataset health and readiness: `no-cache` (they are computed per request and carry no ETag). */
         "Cache-Control-Revalidate": "no-cache";
-        /** @description `Cache-Control` of a frozen report artifact: `public, max-age=3600`. */
-        "Cache-Control-Report": "public, max-age=3600";
+        /** @description `Cache-Control` of a frozen report artifact: `public, no-cache`. */
+        "Cache-Control-Report": "public, no-cache";
         /** @description `Cache-Control` of licensed responses: `private, no-store`. Never place licensed responses in a shared cache. */
         "Cache-Control-Licensed": "private, no-store";
         /** @description `Cache-Control` of every error response: `no-store`. */

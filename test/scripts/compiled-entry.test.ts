@@ -9,8 +9,10 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
+import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { hraEnv, ROOT, TSX_NODE_ARGS, waitForListening } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import type { ProgramList } from '../../build/contract/program-list-schema.ts';
@@ -119,6 +121,21 @@ describe('build-side commands, compiled (npm run compile)', () => {
     assert.match(built.stderr, /\(\d+ worker threads\)/, 'the build ran on worker threads');
     assert.equal(lastLine(built.stdout), revision);
     assert.deepEqual(published(join(dir, 'out-pkg')).files, published(join(dir, 'out-tsx')).files);
+  });
+
+  it('reads pages in compiled extraction children where tsx is not installed', async () => {
+    const pdf = Buffer.from(await makeTestPdf({ kind: 'text', pages: [['Up to $5,000 for roof repairs.']] })).toString('base64');
+    const script = `
+      const { createPageTextExtractor } = await import(${JSON.stringify(pathToFileURL(join(pkg, 'dist/js/build/quotes/create-page-text-extractor.js')).href)});
+      const extractor = createPageTextExtractor();
+      const html = await extractor.extract({ body: Buffer.from('<p>Up to $10,000 in repairs.</p>'), contentType: 'text/html', complete: true }, ['up to $10,000']);
+      const pdf = await extractor.extract({ body: Buffer.from('${pdf}', 'base64'), contentType: 'application/pdf', complete: true }, ['up to $5,000']);
+      await extractor.close();
+      process.stdout.write(JSON.stringify([html.kind, html.found, pdf.kind, pdf.found, pdf.reason]));
+    `;
+    const read = node(['--input-type=module', '-e', script], pkg);
+    assert.equal(read.status, 0, read.stderr);
+    assert.deepEqual(JSON.parse(read.stdout), ['judged', [true], 'judged', [true], null]);
   });
 
   it('runs the sources where there is no dist/js (a fresh clone), through the launcher', () => {

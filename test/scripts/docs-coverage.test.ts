@@ -13,12 +13,15 @@
  * flags are named in its section likewise.
  */
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Command, type Option } from 'commander';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import { BENCH_USAGE } from '../../scripts/bench/bench-options.ts';
 import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { codeOf, linesWithFences, readDocFiles, sectionsOf, type DocSection } from '../support/markdown-docs.ts';
+import { ROOT } from '../support/run-hra.ts';
 
 /** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql...), never `hra`'s. */
 const OTHER_PROGRAMS_FLAGS = new Set([
@@ -29,11 +32,21 @@ const OTHER_PROGRAMS_FLAGS = new Set([
 /** Flags commander gives the root program (scripts/hra.ts) and every command, beside the registered options. */
 const ROOT_FLAGS = new Set(['--help', '--version']);
 
-/** Environment variables the docs name that are not gateway settings, each with what reads it. */
-const OTHER_ENVIRONMENT = new Set([
-  'HRA_FUZZ_RUNS', // the property-based tests' run count
-  'HRA_API_KEY', // the consumer example's key
-]);
+/** Every `HRA_` name the code reads directly from `process.env` (sources and tests; settings and options are read by name elsewhere). */
+function environmentReadByCode(): Set<string> {
+  const names = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js)$/.test(entry.name)) {
+        for (const match of readFileSync(path, 'utf8').matchAll(/env(?:\.|\[')(HRA_[A-Z_]+)/g)) names.add(match[1]!);
+      }
+    }
+  };
+  for (const dir of ['build', 'gateway', 'scripts', 'test']) walk(join(ROOT, dir));
+  return names;
+}
 
 interface CommandEntry {
   path: string;
@@ -188,12 +201,12 @@ describe('the docs name no command, flag or setting that does not exist', () => 
     }
   });
 
-  it('every HRA_ variable in the docs is a gateway setting or one listed here', () => {
-    const settings = new Set<string>(GATEWAY_SETTINGS.map((setting) => setting.env));
+  it('every HRA_ variable in the docs is a gateway setting, an option\'s variable, or one the code reads', () => {
+    const read = environmentReadByCode();
+    for (const setting of GATEWAY_SETTINGS) read.add(setting.env);
+    for (const leaf of leaves) for (const option of leaf.options) if (option.envVar) read.add(option.envVar);
     for (const { file, text } of docs) {
-      for (const [name] of text.matchAll(/\bHRA_[A-Z_]+/g)) {
-        assert.ok(settings.has(name) || OTHER_ENVIRONMENT.has(name), `${file}: ${name}`);
-      }
+      for (const [name] of text.matchAll(/\bHRA_[A-Z_]+/g)) assert.ok(read.has(name), `${file}: ${name} is read by no code`);
     }
   });
 });

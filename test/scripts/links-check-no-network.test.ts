@@ -1,10 +1,11 @@
 /**
  * `hra links check` without a way out (issue 22, item 8), end to end: the real CLI against a proxy that
  * answers 502 for every host, and without a proxy against loopback ports where nothing listens. Such a
- * run stops with one line and appends nothing; a healthy run with one dead host does not stop.
+ * run stops with one line within seconds, leaves the corpus as it was and shows no ETA; a healthy run with
+ * one dead host does not stop.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,16 @@ const closedPort = () => new Promise<number>((resolve) => {
   });
 });
 
+/** Every folder and file under `dir`, with each file's bytes (base64), in path order. */
+function listCorpus(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return `${path.slice(dir.length)} ${entry.isDirectory() ? 'folder' : readFileSync(path).toString('base64')}`;
+    })
+    .sort();
+}
+
 /** Runs a check over `urls` only and returns the run and the attempts file before and after. */
 async function checkOnly(name: string, urls: readonly string[], extra: readonly string[]) {
   const corpus = writeLinkTestCorpus(join(work, name), { extraUrls: urls });
@@ -45,6 +56,25 @@ describe('hra links check, no network', () => {
   after(async () => {
     await proxy.close();
     await Promise.all(sites.map((site) => new Promise((resolve) => site.close(resolve))));
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('at the default politeness, decides within 20 s, leaves every byte of the corpus as it was and shows no ETA', async () => {
+    // Eight hosts of eight URLs each, plus the corpus's own: starts on one host are a second apart, and
+    // quote checks are due, whose file the corpus does not have yet.
+    const urls = Array.from({ length: 64 }, (_, i) => `http://site${i % 8}.test/program-${i}`);
+    const corpus = writeLinkTestCorpus(join(work, 'defaults'), { extraUrls: urls });
+    const before = listCorpus(corpus);
+    assert.ok(!before.some((line) => line.startsWith('/evidence/quote-checks.ndjson ')));
+    const started = performance.now();
+    const run = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', proxy.proxyUrl]);
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(lastLine(run.stderr), /^hra: no network: \d+ of the first \d+ attempts \(\d+ hosts\) never reached their host \(last: status 502.*\); nothing was appended; /);
+    assert.deepEqual(listCorpus(corpus), before, 'no new file, no changed byte (manifest asOf included)');
+    // Measured on a quiet machine: about 8 s (process start included); 26 s before the decision used first tries.
+    assert.ok(seconds < 20, `the refusal took ${seconds.toFixed(1)} s`);
+    assert.doesNotMatch(run.stderr, /eta \d/, 'an ETA while the network is in doubt cannot hold');
   });
 
   it('stops, appending nothing, when the proxy answers 502 for every host and refuses every tunnel', async () => {

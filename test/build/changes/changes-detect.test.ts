@@ -135,7 +135,7 @@ describe('hra changes detect', () => {
     {
       name: 'a --previous of an unknown format version',
       args: () => ['--previous', writeFormat2Copy(previous, join(work, 'format-1.sqlite'), 1), '--at', at],
-      message: /^hra: --previous .*format-1\.sqlite: snapshot format version 1 is not the supported 2, 3 or 4$/,
+      message: /^hra: --previous .*format-1\.sqlite: snapshot format version 1 is not the supported 2, 3, 4 or 5$/,
     },
   ];
   for (const { name, args, message } of refusals) {

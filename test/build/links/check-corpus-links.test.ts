@@ -72,4 +72,26 @@ describe('checkCorpusLinks, without a network', () => {
       await proxy.close();
     }
   });
+
+  it('does not stop for a way out lost for a moment at the start: every URL is checked anew, with its retries, and recorded once', async () => {
+    const proxy = await startBadGatewayProxy({ down: true });
+    // Out for 1.5 s: longer than the retries at --host-interval-ms 0 take (0.3-0.6 s), shorter than the
+    // confirmation's wait (CONFIRM_AFTER_MS).
+    const outage = setTimeout(() => {
+      proxy.down = false;
+    }, 1500);
+    const connections = createLinkDispatcher({ proxy: proxy.proxyUrl, concurrency: 4, perHost: 1, policy: { allowPrivateAddresses: false } });
+    const { deps, recorded } = runDeps(connections.dispatcher, true, () => performance.now());
+    try {
+      const urls = Array.from({ length: 30 }, (_, i) => `http://site${i}.test/program`);
+      const result = await checkCorpusLinks(targets(urls), { ...OPTIONS, retries: 2 }, deps);
+      assert.equal(result.stopped, undefined);
+      assert.deepEqual(recorded.map((check) => `${check.url} ${check.outcome}`).sort(), urls.map((url) => `${url} live`).sort());
+      assert.ok(proxy.seen.some((seen) => seen.endsWith(' down')), 'the outage was seen');
+    } finally {
+      clearTimeout(outage);
+      await connections.destroy();
+      await proxy.close();
+    }
+  });
 });

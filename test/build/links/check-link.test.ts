@@ -177,6 +177,34 @@ describe('checkLink, refused destinations', () => {
     const { deps } = scripted({ [`HEAD ${url}`]: [new RequestFailure('dns', 'getaddrinfo EAI_AGAIN a.test')] }, { retries: 0 });
     assert.deepEqual(await checkLink(url, deps), { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN a.test', unreachable: true });
   });
+
+  it('marks an unreachable failure that retrying cannot change as lasting (the proxy\'s own 407)', async () => {
+    const { deps, sent } = scripted({ [`HEAD ${url}`]: [new RequestFailure('proxy', 'the proxy demands credentials (407 Proxy Authentication Required)', true)] });
+    assert.deepEqual(await checkLink(url, deps), {
+      outcome: 'inconclusive', httpStatus: null, reason: 'proxy: the proxy demands credentials (407 Proxy Authentication Required)', unreachable: true, lasting: true,
+    });
+    assert.equal(sent.length, 1);
+  });
+
+  it('ends an attempt at its first unreachable try, marked unretried, when skipRetries says so (the network in doubt)', async () => {
+    const asked: Array<RequestFailure | number> = [];
+    const skipRetries = (answer: RequestFailure | number) => {
+      asked.push(answer);
+      return typeof answer === 'number' ? answer === 502 : answer.unreachable;
+    };
+    const failing = scripted({ [`HEAD ${url}`]: [new RequestFailure('dns', 'getaddrinfo ENOTFOUND a.test')] }, { skipRetries });
+    assert.deepEqual(await checkLink(url, failing.deps), { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo ENOTFOUND a.test', unreachable: true, unretried: true });
+    assert.deepEqual(failing.deferred, [], 'no backoff waited');
+    const proxied = scripted({ [`HEAD ${url}`]: [html(502)] }, { skipRetries });
+    assert.deepEqual(await checkLink(url, proxied.deps), { outcome: 'inconclusive', httpStatus: 502, reason: 'status 502', unretried: true });
+    assert.equal(proxied.sent.length, 1);
+    // A try that reached its host is retried as ever; so is the last try, which ends the attempt anyway.
+    const reached = scripted({ [`HEAD ${url}`]: [html(500), html(500), html(500)] }, { skipRetries });
+    assert.equal((await checkLink(url, reached.deps)).unretried, undefined);
+    assert.equal(reached.sent.length, 3);
+    const lastTry = scripted({ [`HEAD ${url}`]: [new RequestFailure('dns', 'getaddrinfo ENOTFOUND a.test')] }, { skipRetries, retries: 0 });
+    assert.equal((await checkLink(url, lastTry.deps)).unretried, undefined);
+  });
 });
 
 describe('checkLink asked for the page (quote checks)', () => {

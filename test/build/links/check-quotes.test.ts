@@ -1,8 +1,8 @@
 /** The quote checks made from one link attempt, against scripted verdicts and extractions. */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkQuotes, STATED_AMOUNTS_CAP } from '../../../build/links/check-quotes.ts';
-import type { ExtractText } from '../../../build/quotes/judge-page-quotes.ts';
+import { checkQuotes, type ExtractText } from '../../../build/links/check-quotes.ts';
+import { STATED_AMOUNTS_CAP } from '../../../build/quotes/judge-page-text.ts';
 import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
 import type { QuoteTask } from '../../../build/links/select-quote-targets.ts';
 
@@ -24,6 +24,14 @@ describe('checkQuotes', () => {
     ]);
     const none: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'timeout' };
     assert.deepEqual((await checkQuotes(URL, [task('a', 'x')], none, '2026-11-20', never)).map((c) => [c.finalUrl, c.contentType, c.reason]), [[null, null, 'link inconclusive: timeout']]);
+  });
+
+  it('keeps a quote found on a PDF with unreadable pages, and makes one it lacks inconclusive, since it may be on such a page', async () => {
+    const reason = 'pdf text layer unreadable on 1 of 2 pages (broken font encoding)';
+    const extract: ExtractText = async () => ({ kind: 'text', format: 'pdf', text: 'Up to $5,000 for roofs.\n\f\nThe signi\u001Cer', unreadable: reason });
+    const checks = await checkQuotes(URL, [task('a', 'up to $5,000 for roofs'), task('b', 'up to $7,500')], live(), '2026-11-20', extract);
+    assert.deepEqual(checks.map((check) => [check.outcome, check.reason]), [['found', undefined], ['inconclusive', reason]]);
+    assert.equal(checks[1]?.textSha256, undefined, 'an inconclusive check carries no text measures');
   });
 
   it('does not judge a page whose body broke off', async () => {

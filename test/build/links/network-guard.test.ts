@@ -1,8 +1,10 @@
 /** The no-network guard's decisions, on a driven clock (the CLI and run tests exercise it over real sockets). */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
-import { createNetworkGuard, LOST_AFTER_MS, NetworkUnavailable } from '../../../build/links/network-guard.ts';
+import { CONFIRM_AFTER_MS, createNetworkGuard, FIRST_WINDOW, LOST_AFTER_MS, MIN_HOSTS, NetworkUnavailable, UNREACHABLE_SHARE } from '../../../build/links/network-guard.ts';
+import { ETA_SAMPLE } from '../../../build/links/progress-meter.ts';
 
 const dns: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'dns: getaddrinfo EAI_AGAIN x.test', unreachable: true };
 const live: LinkVerdict = { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200' };
@@ -144,5 +146,89 @@ describe('createNetworkGuard, one URL', () => {
   it('stops a run of one URL whose host cannot be reached: too small to tell a dead site from no network', () => {
     const guard = createNetworkGuard<string>({ attempts: 1, hosts: 1, viaProxy: false, now: () => 0 });
     assert.throws(() => guard.accept({ host: 'lapsed.test', verdict: dns, item: 'x' }), /^NetworkUnavailable: 1 of the first 1 attempts \(1 host\) never reached their host/);
+  });
+});
+
+describe('createNetworkGuard, confirming a first-window stop', () => {
+  /** A guard with `confirm`: what it asked to retry, and when. */
+  function confirmingGuard(attempts: number, hosts: number) {
+    let clock = 0;
+    const asked: Array<{ items: string[]; notBefore: number }> = [];
+    const guard = createNetworkGuard<string>({ attempts, hosts, viaProxy: false, now: () => clock, confirm: (items, notBefore) => asked.push({ items, notBefore }) });
+    const recorded: string[] = [];
+    let stopped: NetworkUnavailable | undefined;
+    const feed = (host: string, verdict: LinkVerdict, item: string) => {
+      try {
+        recorded.push(...guard.accept({ host, verdict, item }));
+      } catch (error) {
+        if (!(error instanceof NetworkUnavailable)) throw error;
+        stopped = error;
+      }
+    };
+    return { guard, asked, recorded, feed, at: (ms: number) => (clock = ms), stopped: () => stopped };
+  }
+
+  it('retries one failed attempt on each of eight hosts, not before the first failure plus CONFIRM_AFTER_MS, and stops once each fails again', () => {
+    const run = confirmingGuard(400, 120);
+    assert.equal(run.guard.inDoubt(), true);
+    run.at(100);
+    for (let i = 0; i < 45; i += 1) run.feed(`h${i % 20}.test`, dns, `first${i}`);
+    assert.equal(run.stopped(), undefined, 'not on first tries alone');
+    assert.deepEqual(run.asked, [{ items: Array.from({ length: MIN_HOSTS }, (_, i) => `first${i}`), notBefore: 100 + CONFIRM_AFTER_MS }]);
+    // A failure on a confirming host before notBefore (a try started earlier) confirms nothing.
+    run.feed('h0.test', dns, 'early');
+    run.at(100 + CONFIRM_AFTER_MS);
+    for (let i = 0; i < MIN_HOSTS - 1; i += 1) run.feed(`h${i}.test`, dns, `again${i}`);
+    run.feed('h19.test', dns, 'not-asked');
+    assert.equal(run.stopped(), undefined, 'one confirming host left');
+    run.feed(`h${MIN_HOSTS - 1}.test`, dns, 'last');
+    assert.equal(run.stopped()?.phase, 'first-window');
+    assert.match(run.stopped()?.message ?? '', /^45 of the first 45 attempts \(20 hosts\) never reached their host/);
+    assert.deepEqual(run.recorded, []);
+    assert.equal(run.guard.inDoubt(), true, 'nothing is recorded after a stop');
+  });
+
+  it('goes on, releasing every held attempt but the ones it asked to retry, when a confirming host answers', () => {
+    const run = confirmingGuard(400, 120);
+    for (let i = 0; i < 45; i += 1) run.feed(`h${i % 20}.test`, dns, `first${i}`);
+    run.at(CONFIRM_AFTER_MS);
+    run.feed('h3.test', live, 'back');
+    assert.equal(run.stopped(), undefined);
+    assert.equal(run.guard.inDoubt(), false);
+    const retried = new Set(run.asked[0]?.items);
+    assert.deepEqual(run.recorded, [...Array.from({ length: 45 }, (_, i) => `first${i}`).filter((item) => !retried.has(item)), 'back']);
+  });
+
+  it('stops at once, unconfirmed, when every failure of the window lasts (the proxy\'s own 407)', () => {
+    const run = confirmingGuard(400, 120);
+    const auth: LinkVerdict = { outcome: 'inconclusive', httpStatus: null, reason: 'proxy: the proxy demands credentials (407 Proxy Authentication Required)', unreachable: true, lasting: true };
+    for (let i = 0; i < 44; i += 1) run.feed(`h${i % 20}.test`, auth, `first${i}`);
+    run.feed('h44.test', dns, 'one-passing');
+    assert.equal(run.stopped(), undefined, 'one failure that could pass asks for confirmation');
+    const lasting = confirmingGuard(400, 120);
+    for (let i = 0; i < 45; i += 1) lasting.feed(`h${i % 20}.test`, auth, `first${i}`);
+    assert.equal(lasting.stopped()?.phase, 'first-window');
+    assert.deepEqual(lasting.asked, []);
+  });
+
+  it('lets only the confirming hosts decide: an answer elsewhere is held, not a reason to go on', () => {
+    const run = confirmingGuard(400, 120);
+    for (let i = 0; i < 45; i += 1) run.feed(`h${i % 20}.test`, dns, `first${i}`);
+    run.feed('elsewhere.test', live, 'elsewhere');
+    assert.equal(run.guard.inDoubt(), true);
+    assert.deepEqual(run.recorded, []);
+  });
+});
+
+describe('corpus/README.md "No network"', () => {
+  it('states the thresholds the guard and the progress meter use', () => {
+    const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('**No network**');
+    const paragraph = readme.slice(start, readme.indexOf('\n\n', start)).replace(/\s+/g, ' ');
+    for (const stated of [
+      `the run's first ${FIRST_WINDOW} have finished`, `at least ${UNREACHABLE_SHARE * 100}% of the window`, `at least ${MIN_HOSTS} distinct hosts`,
+      `on each of ${MIN_HOSTS} of those hosts`, `no sooner than ${CONFIRM_AFTER_MS / 1000} s after the first failure`,
+      `for the next ${ETA_SAMPLE} URLs`, `lasts ${LOST_AFTER_MS / 1000} s across at least ${MIN_HOSTS} hosts`,
+    ]) assert.ok(paragraph.includes(stated), stated);
   });
 });

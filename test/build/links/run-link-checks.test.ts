@@ -81,6 +81,49 @@ describe('runLinkChecks', () => {
     assert.deepEqual(recorded, ['http://b.test/p0'], 'the check in flight still finished and was recorded');
   });
 
+  it('checks a URL put back with `again` anew, at the end of its host\'s queue', async () => {
+    const timers = new FakeTimers();
+    const checked: string[] = [];
+    let putBack = false;
+    const run = runLinkChecks({
+      urls: urlsOf('a.test', 3), concurrency: 1, perHost: 1, readyAt: () => Number.NEGATIVE_INFINITY, timers,
+      check: async (url) => {
+        checked.push(url);
+        return live;
+      },
+      onResult(url, _result, again) {
+        if (url.endsWith('/p0') && !putBack) {
+          putBack = true;
+          again(url);
+        }
+      },
+    });
+    await timers.advance(10);
+    await run;
+    assert.deepEqual(checked, ['http://a.test/p0', 'http://a.test/p1', 'http://a.test/p2', 'http://a.test/p0']);
+  });
+
+  it('holds new URLs back while mayStart says no and something is in flight, and asks again as each finishes', async () => {
+    const timers = new FakeTimers();
+    const started: Array<[string, number]> = [];
+    let open = false;
+    const run = runLinkChecks({
+      urls: [...urlsOf('a.test', 2), ...urlsOf('b.test', 2)], concurrency: 4, perHost: 2, readyAt: () => Number.NEGATIVE_INFINITY, timers,
+      mayStart: (host) => open || host === 'a.test',
+      async check(url) {
+        started.push([url, timers.now()]);
+        await new Promise<void>((resolve) => timers.setTimeout(resolve, url.endsWith('/p1') ? 100 : 50));
+        return live;
+      },
+      onResult(url) {
+        if (url === 'http://a.test/p0') open = true;
+      },
+    });
+    await timers.advance(1000);
+    await run;
+    assert.deepEqual(started, [['http://a.test/p0', 0], ['http://a.test/p1', 0], ['http://b.test/p0', 50], ['http://b.test/p1', 50]]);
+  });
+
   it('resolves at once with nothing to check', async () => {
     await runLinkChecks({ urls: [], concurrency: 2, perHost: 1, readyAt: () => 0, timers: new FakeTimers(), check: async () => live, onResult: () => {} });
   });

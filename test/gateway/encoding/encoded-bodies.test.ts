@@ -82,4 +82,53 @@ describe('createEncodedBodies', () => {
     }
     assert.ok(bodies.every((body) => store.lookup(first, body, 'br') !== undefined));
   });
+
+  it('prepares the precomputed bodies of a snapshot before it is served, within the budget, taking over forms of the same bodies', async () => {
+    let served: Snapshot = first;
+    const maxBytes = 40_000;
+    const store = createEncodedBodies({ servedSnapshot: () => served, maxBytes });
+    const kept = jsonBody(30_000, 200);
+    const perRevision = new Map<Snapshot, Buffer>([[first, jsonBody(30_000, 201)], [second, jsonBody(30_000, 202)]]);
+    const many = Array.from({ length: 20 }, (_, index) => jsonBody(20_000, 300 + index));
+    store.precompute((snapshot) => [kept, perRevision.get(snapshot) ?? assert.fail(), ...many]);
+
+    const atStart = await store.prepare(first);
+    assert.ok(atStart.compressed > 0 && atStart.skipped > 0, JSON.stringify(atStart));
+    assert.equal(atStart.compressed + atStart.skipped, 2 * 22);
+    assert.ok(store.heldBytes() <= maxBytes, `${store.heldBytes()} > ${maxBytes}`);
+    assert.equal(atStart.heldBytes, store.heldBytes());
+    // Made before any request, in both codings, for the first bodies that fit.
+    assert.deepEqual(brotliDecompressSync(store.lookup(first, kept, 'br') ?? assert.fail('no br form ahead of use')), kept);
+    assert.deepEqual(gunzipSync(store.lookup(first, kept, 'gzip') ?? assert.fail('no gzip form ahead of use')), kept);
+
+    // The next revision's are made while the first is served, sharing the budget with its forms, and
+    // served from the swap on.
+    const next = await store.prepare(second);
+    assert.ok(next.reused >= 2, `the same body's forms are taken over: ${JSON.stringify(next)}`);
+    assert.ok(store.heldBytes() <= maxBytes, `the served forms and the prepared ones share the budget: ${store.heldBytes()} > ${maxBytes}`);
+    assert.equal(store.lookup(second, kept, 'br'), undefined, 'not served before the swap');
+    served = second;
+    const revisionBody = perRevision.get(second) ?? assert.fail();
+    assert.deepEqual(brotliDecompressSync(store.lookup(second, revisionBody, 'br') ?? assert.fail('no br form after the swap')), revisionBody);
+    assert.ok(store.lookup(second, kept, 'gzip'));
+    assert.equal(store.lookup(first, kept, 'br'), undefined, 'the old snapshot\'s replies go as they are');
+    assert.ok(store.heldBytes() <= maxBytes, `${store.heldBytes()} > ${maxBytes}`);
+
+    // Two swaps with no request between them: the forms prepared for the first are still taken over.
+    served = first;
+    const quiet = createEncodedBodies({ servedSnapshot: () => served, maxBytes });
+    quiet.precompute((snapshot) => [kept, perRevision.get(snapshot) ?? assert.fail()]);
+    await quiet.prepare(first);
+    assert.equal((await quiet.prepare(second)).reused, 2);
+
+    // At start the snapshot being prepared is already the holder's: the bodies that need no snapshot are
+    // prepared first (while its file is hashed), taken over by the full prepare, and served at once.
+    const starting = createEncodedBodies({ servedSnapshot: () => first, maxBytes });
+    starting.precompute((snapshot, snapshotIndependentOnly) => (snapshotIndependentOnly ? [kept] : [kept, perRevision.get(snapshot) ?? assert.fail()]));
+    assert.equal((await starting.prepare(first, { snapshotIndependentOnly: true })).compressed, 2);
+    const full = await starting.prepare(first);
+    assert.deepEqual([full.compressed, full.reused], [2, 2]);
+    assert.ok(starting.lookup(first, kept, 'br') && starting.lookup(first, perRevision.get(first) ?? assert.fail(), 'gzip'), 'served without a request first');
+    await store.settled();
+  });
 });

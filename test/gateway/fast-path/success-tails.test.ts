@@ -5,12 +5,12 @@ import { createSuccessTails, successTail, type SuccessReply } from '../../../gat
 
 const REVISION_A = `gm1-${'a'.repeat(64)}`;
 const REVISION_B = `gm1-${'b'.repeat(64)}`;
-const PUBLIC_CACHING = ['Cache-Control', 'public, max-age=300'];
+const PUBLIC_CACHING = ['Cache-Control', 'public, no-cache'];
 
 /** A 200 of `text` as identity bytes, and its encoding. */
 function answer(text: string): [SuccessReply, EncodedReply] {
   const body = Buffer.from(text);
-  return [{ status: 200, body }, { body, bodyBytes: body.length, coding: 'identity', headers: [], vary: true }];
+  return [{ status: 200, body }, { status: 200, body, bodyBytes: body.length, coding: 'identity', headers: [], vary: true }];
 }
 
 describe('createSuccessTails', () => {

@@ -138,8 +138,9 @@ describe('deprecated operations, live against their declarations', () => {
       assert.ok(declarations.check(path, liveResponse(response, body), where), where);
       return response;
     };
-    const etag = (await ask('/api/sample', 200)).headers.get('etag') ?? '';
-    await ask('/api/sample', 304, { headers: { 'If-None-Match': etag } });
+    // One coding for both: a tag revalidates only the coding the request selects.
+    const etag = (await ask('/api/sample', 200, { headers: { 'Accept-Encoding': 'identity' } })).headers.get('etag') ?? '';
+    await ask('/api/sample', 304, { headers: { 'Accept-Encoding': 'identity', 'If-None-Match': etag } });
     await ask('/api/sample', 405, { method: 'POST' });
     await ask(`/api/sample?pad=${'x'.repeat(MAX_URL_LENGTH)}`, 414);
     await ask('/api/cities', 200, { key: gateway.keys.commercial });

@@ -5,6 +5,7 @@
  * hashed in place) to be checked through its 1 MiB segments on workers, as a production file is.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createServer } from 'node:net';
@@ -13,8 +14,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
-import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
-import { segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
+import { checksumFileOf, formatChecksumLine, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
+import { digestFileWithSegments, formatSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { generateSynthCorpus } from '../../../build/synth/generate-synth-corpus.ts';
 import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { INLINE_HASH_BYTES } from '../../../gateway/snapshot/sha256-of-descriptor.ts';
@@ -84,30 +85,7 @@ describe('hra serve: the snapshot hash started before the gateway loads', () => 
     copyFileSync(checksumFileOf(published), checksumFileOf(file));
     copyFileSync(segmentsFileOf(published), segmentsFileOf(file));
 
-    const port = await freePort();
-    const statuses: number[] = [];
-    let asking = true;
-    // Asked from before the spawn to after the exit, every few milliseconds.
-    const client = (async () => {
-      const agent = new Agent({ keepAlive: false });
-      while (asking) {
-        for (const path of ['/readyz', `/api/programs/${city}`]) {
-          const answer = await get(`http://127.0.0.1:${port}${path}`, agent, { 'X-Api-Key': commercialKey }).catch(() => undefined);
-          if (answer !== undefined) statuses.push(answer.status);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-    })();
-    const serve = await spawnServe(['--dataset', file, '--keys', keysFile, '--port', String(port)]);
-    if (serve.url !== '') {
-      // It listened (the failure under test): let the client see what it answers, then stop it.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      serve.kill();
-    }
-    const exit = await serve.exited;
-    asking = false;
-    await client;
-
+    const { statuses, serve, exit } = await serveAndAsk(file);
     assert.deepEqual(statuses, [], `answers: ${statuses.join(', ')}`);
     assert.equal(serve.url, '', 'nothing listened');
     assert.equal(exit.code, 1);
@@ -115,4 +93,53 @@ describe('hra serve: the snapshot hash started before the gateway loads', () => 
     assert.equal(lines.length, 1, serve.stderr());
     assert.match(lines[0] ?? '', new RegExp(`^hra: snapshot .* refused: content: segment ${last} \\(bytes \\d+-${bytes.length}\\) sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in `));
   });
+
+  it('refuses a damaged file whose .segments was rewritten to match it (naming the .sha256 digest), as `sha256sum -c` does', async () => {
+    const name = 'rewritten-segments.sqlite';
+    const file = join(dir, name);
+    const bytes = readFileSync(published);
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(published), 'utf8')) ?? '';
+    writeFileSync(checksumFileOf(file), formatChecksumLine(recorded, name));
+    writeFileSync(segmentsFileOf(file), formatSegmentDigests({ ...digestFileWithSegments(file, SEGMENT), sha256: recorded }));
+    // The operator's check of the .sha256 fails on this file...
+    assert.throws(() => execFileSync('sha256sum', ['-c', '--quiet', `${name}.sha256`], { cwd: dir, stdio: 'pipe' }), /FAILED|Command failed/);
+
+    // ...and so does the gateway's: nothing answers, one line, exit 1.
+    const { statuses, serve, exit } = await serveAndAsk(file);
+    assert.deepEqual(statuses, [], `answers: ${statuses.join(', ')}`);
+    assert.equal(exit.code, 1);
+    const lines = serve.stderr().trim().split('\n');
+    assert.equal(lines.length, 1, serve.stderr());
+    assert.match(lines[0] ?? '', new RegExp(`^hra: snapshot .* refused: content: file sha256 [0-9a-f]{64} does not match ${recorded} recorded in .*\\.sha256; every slice matches `));
+  });
 });
+
+/** Serves `file` while a client asks /readyz and a data route every few milliseconds, from before the spawn to after the exit. */
+async function serveAndAsk(file: string) {
+  const port = await freePort();
+  const statuses: number[] = [];
+  let asking = true;
+  // Asked from before the spawn to after the exit, every few milliseconds.
+  const client = (async () => {
+    const agent = new Agent({ keepAlive: false });
+    while (asking) {
+      for (const path of ['/readyz', `/api/programs/${city}`]) {
+        const answer = await get(`http://127.0.0.1:${port}${path}`, agent, { 'X-Api-Key': commercialKey }).catch(() => undefined);
+        if (answer !== undefined) statuses.push(answer.status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  const serve = await spawnServe(['--dataset', file, '--keys', keysFile, '--port', String(port)]);
+  if (serve.url !== '') {
+    // It listened (the failure under test): let the client see what it answers, then stop it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    serve.kill();
+  }
+  const exit = await serve.exited;
+  asking = false;
+  await client;
+  return { statuses, serve, exit };
+}

@@ -65,6 +65,19 @@ describe('snapshot segments', () => {
     await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: segment ${segment} \\(bytes ${segment * SEGMENT}-`));
   });
 
+  it('refuse a damaged file whose segments were rewritten to match it, still naming the .sha256 digest: the whole file is what .sha256 vouches for', async () => {
+    const file = copy();
+    const bytes = readFileSync(file);
+    const at = bytes.lastIndexOf('Alpha Roof Repair Grant') + 3;
+    bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8'));
+    // Every slice's digest now that of the damaged bytes, the whole-file digest left as the .sha256 says.
+    writeFileSync(segmentsFileOf(file), JSON.stringify({ ...digestFileWithSegments(file, SEGMENT), sha256: recorded }));
+    assert.notEqual(createHash('sha256').update(bytes).digest('hex'), recorded, 'sha256sum -c fails on this file');
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: file sha256 [0-9a-f]{64} does not match ${recorded} recorded in .*\\.sha256; every slice matches`));
+  });
+
   it('refuse a segments file that names another whole-file digest, or is not one', async () => {
     const other = copy();
     const segments = JSON.parse(readFileSync(segmentsFileOf(other), 'utf8')) as { sha256: string };

@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
+import { checksumFileOf, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
+import { segmentRanges } from '../../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity } from '../../../gateway/files/file-identity.ts';
 import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
 import { SnapshotRejectedError } from '../../../gateway/snapshot/open-snapshot.ts';
@@ -32,15 +33,14 @@ describe('startSnapshotHash and its hand-off to loadSnapshot', () => {
 
   const copy = () => snapshot.copy();
 
-  it('hashes each published segment of the file on workers, recording the identity of the bytes it read', async () => {
+  it('hashes the whole file on a worker (the digest the .sha256 records), recording the identity of the bytes it read', async () => {
     const file = copy();
     const inFlight = startSnapshotHash(file, EARLY);
     assert.ok(inFlight !== undefined);
     assert.equal(inFlight.file, file);
     assert.equal(inFlight.identity, fileIdentity(file));
-    const segments = parseSegmentDigests(readFileSync(segmentsFileOf(file), 'utf8'));
-    assert.deepEqual(inFlight.ranges, segmentRanges(readFileSync(file).length, SEGMENT));
-    assert.deepEqual(await inFlight.digests, segments?.segments);
+    assert.deepEqual(inFlight.ranges, [[0, readFileSync(file).length]]);
+    assert.deepEqual(await inFlight.digests, [parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8'))]);
     assert.ok(inFlight.hashedMs !== undefined && inFlight.hashedMs >= inFlight.startedMs);
   });
 

@@ -42,6 +42,7 @@ describe('the bench without wrk', () => {
       [['--startup'], false],
       [['--startup', '--compare', 'main', '--scale', '10'], false],
       [['--links'], false],
+      [['--hostile-pages'], false],
     ];
     for (const [args, expected] of table) assert.equal(drivesLoad(parseBenchOptions(args)), expected, args.join(' '));
   });

@@ -1,0 +1,48 @@
+/**
+ * What the shared-cache tests (test/gateway/http/shared-cache-*.test.ts) ask and read: the keyless routes
+ * whose successes a shared cache may store, and raw answers (node:http does not decode bodies) with their
+ * bytes decoded for comparison with the gateway's own.
+ */
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ROUTE_TABLE } from '../../gateway/routes/route-table.ts';
+import { sharedCacheMayStore } from '../../gateway/vocabulary/success-caching.ts';
+
+/** The keyless routes a shared cache may store (licensed ones are `private, no-store`), without path parameters. */
+export const SHARED_ROUTES = ROUTE_TABLE.filter((route) => route.access === 'public' && sharedCacheMayStore(route.caching) && !route.path.includes(':'));
+
+/** A raw answer. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** GET `path` of `url` on a connection of its own. */
+export function ask(url: string, path: string, headers: Record<string, string>): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: hostname, port, path, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** The body as it is, whatever coding it was sent in. */
+export function decoded(answer: RawAnswer): Buffer {
+  const coding = answer.headers['content-encoding'];
+  if (coding === 'br') return brotliDecompressSync(answer.body);
+  if (coding === 'gzip') return gunzipSync(answer.body);
+  return answer.body;
+}
+
+/** A response header as one string (repeated fields joined), or undefined. */
+export function header(answer: RawAnswer, name: string): string | undefined {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
