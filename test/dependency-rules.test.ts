@@ -6,13 +6,13 @@
  * (a renamed folder, a parser that missed a kind of import) fails here instead of passing silently.
  */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import { makeTempDir } from './support/temp-dir.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** What is cruised: the two trees the rules govern, and the CLI entry that starts the gateway. */
@@ -50,7 +50,7 @@ describe('import rules (.dependency-cruiser.mjs)', () => {
   });
 
   describe('each rule fails a tree that breaks it', () => {
-    const fixtures = mkdtempSync(join(tmpdir(), 'hra-dependency-rules-'));
+    const fixtures = makeTempDir('hra-dependency-rules-');
     after(() => rmSync(fixtures, { recursive: true, force: true }));
 
     /** Writes `files` (path -> source) into a fresh tree and cruises it. */

@@ -846,7 +846,7 @@ export interface components {
         /**
          * @description The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen. Branch on the status and `code`, never on the `error` text. Codes:
          *
-         *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+         *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
          *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
          */
         MalformedRequest: {
@@ -1544,7 +1544,7 @@ export interface operations {
              * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
@@ -1676,7 +1676,7 @@ export interface operations {
              * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
@@ -1819,7 +1819,7 @@ export interface operations {
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
@@ -1989,7 +1989,7 @@ export interface operations {
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
@@ -2136,7 +2136,7 @@ export interface operations {
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {
@@ -2442,7 +2442,7 @@ export interface operations {
              *     - `INVALID_CITY_SLUG`: `city` of the change feed is repeated or not a well-formed city slug.
              *     - `UNKNOWN_CITY`: `city` of the change feed is a well-formed slug but not a licensed live city.
              *     - `API_TRIAL_CITY_REQUIRED`: a trial key called the change feed without naming an approved `city` (status 400).
-             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing); the connection is closed.
+             *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
              *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
              */
             400: {

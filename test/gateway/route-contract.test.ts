@@ -6,8 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { Agent } from 'node:http';
-import { copyFileSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { API_VERSION } from '../../build/contract/api-version.ts';
@@ -24,6 +23,7 @@ import type { OpenApiDocument } from './openapi/openapi-walk.ts';
 import { liveResponse, ResponseDeclarations, type LiveResponse } from './openapi/response-declarations.ts';
 import { accessOf, examplePaths } from '../support/route-examples.ts';
 import type { ApiErrorBody } from '../../build/contract/error-schema.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const declarations = new ResponseDeclarations(doc);
@@ -278,7 +278,7 @@ describe('route contract: a served file that fails its check is declared', () =>
   before(async () => {
     // A private copy: the test damages the file it serves.
     const published = buildTestSnapshot();
-    const dir = mkdtempSync(join(tmpdir(), 'hra-contract-dataset-'));
+    const dir = makeTempDir('hra-contract-dataset-');
     after(() => rmSync(dir, { recursive: true, force: true }));
     const dataset = join(dir, 'served.sqlite');
     for (const [from, to] of [[published, dataset], [checksumFileOf(published), checksumFileOf(dataset)], [segmentsFileOf(published), segmentsFileOf(dataset)]] as const) copyFileSync(from, to);

@@ -5,14 +5,14 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { ROOT, runHra, spawnHra, stderrLines } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-build-command-'));
+const dir = makeTempDir('hra-build-command-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 /** A corpus large enough that writing its snapshot takes most of a second: time to interrupt it. */
 const large = join(dir, 'large-corpus');

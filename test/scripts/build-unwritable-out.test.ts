@@ -5,16 +5,16 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hraEnv, ROOT, stderrLines, TSX_NODE_ARGS, type HraRun } from '../support/run-hra.ts';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const NOBODY = 65_534;
 const isRoot = process.getuid?.() === 0;
-const dir = mkdtempSync(join(tmpdir(), 'hra-build-unwritable-'));
+const dir = makeTempDir('hra-build-unwritable-');
 // Under root the build runs as nobody, who must reach the folders inside.
 chmodSync(dir, 0o755);
 after(() => rmSync(dir, { recursive: true, force: true }));

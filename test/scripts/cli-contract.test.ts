@@ -4,8 +4,7 @@
  * `{"ok": false, "error": ...}`; `hra --version` prints package.json's version.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
@@ -14,8 +13,9 @@ import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastJsonLine, ROOT, runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-cli-contract-'));
+const dir = makeTempDir('hra-cli-contract-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 const keys = join(dir, 'keys.sqlite');
 const aFile = join(dir, 'a-file.txt');
@@ -286,7 +286,7 @@ describe('counts', () => {
   });
 
   it('validate counts the amount quotes a quote check decided and those still hand-typed', () => {
-    const dir = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-validate-quotes-')), 'corpus'));
+    const dir = writeLinkTestCorpus(join(makeTempDir('hra-validate-quotes-'), 'corpus'));
     markQuotesChecked(dir, '2026-11-19'); // three inconclusive checks: nothing decided yet
     const count = () => {
       const summary = lastJsonLine(runHra(['validate', '--corpus', dir, '--json'])) as Record<string, unknown>;

@@ -6,8 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +15,7 @@ import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { hraEnv, ROOT, TSX_NODE_ARGS, waitForListening } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import type { ProgramList } from '../../build/contract/program-list-schema.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const COMPILED_HRA = 'dist/js/scripts/hra.js';
 
@@ -29,7 +29,7 @@ function compileOnce(): void {
 describe('compiled entry (npm run compile)', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-compiled-'));
+    dir = makeTempDir('hra-compiled-');
     compileOnce();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +65,7 @@ describe('compiled entry (npm run compile)', () => {
 });
 
 describe('build-side commands, compiled (npm run compile)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-compiled-build-'));
+  const dir = makeTempDir('hra-compiled-build-');
   const corpus = join(dir, 'corpus');
   // A copy of the package as `npm pack` ships it (sources, dist/js, package.json) whose node_modules
   // has every package but tsx: a thread of the build that loaded tsx would fail there.

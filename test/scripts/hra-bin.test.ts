@@ -6,15 +6,15 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { hraEnv, ROOT, waitForListening } from '../support/run-hra.ts';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-bin-'));
+const dir = makeTempDir('hra-bin-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a command to completion with the test's environment (no HRA_* of the caller). */

@@ -1,12 +1,12 @@
 /** `hra build` and the other corpus commands load only their own modules, not every command's (start-up CPU). */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { hraEnv, ROOT, TSX_NODE_ARGS } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const HOOK = join(ROOT, 'test/support/loaded-modules-hook.ts');
 
@@ -21,7 +21,7 @@ function loadedBy(args: readonly string[]): { status: number | null; modules: st
 }
 
 describe('modules a command loads', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-command-modules-'));
+  const dir = makeTempDir('hra-command-modules-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('hra build loads neither the other commands nor the gateway', () => {

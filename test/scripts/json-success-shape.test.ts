@@ -3,14 +3,14 @@
  * object whose first member is `"ok": true`, as every failure's is `"ok": false` (cli-contract.test.ts).
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lastJsonLine, ROOT, runHra } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-json-success-'));
+const dir = makeTempDir('hra-json-success-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `hra <args> --json`, expects success, and returns the last stdout line's object. */

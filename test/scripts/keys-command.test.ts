@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
 import { buildTestSnapshot } from '../support/start-test-gateway.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-keys-cli-'));
+const dir = makeTempDir('hra-keys-cli-');
 const keys = join(dir, 'keys.sqlite');
 /** A snapshot built from the mini corpus: alpha, beta and gamma live, delta pending. */
 let dataset = '';
@@ -144,7 +144,7 @@ describe('hra keys', () => {
   }
 
   it('refuses a trial key when no dataset can be read: the default dist/current.sqlite is missing', () => {
-    const elsewhere = mkdtempSync(join(tmpdir(), 'hra-keys-no-dist-'));
+    const elsewhere = makeTempDir('hra-keys-no-dist-');
     const run = runHra(['keys', 'create', '--keys', keys, '--tier', 'trial', '--cities', 'alpha'], { cwd: elsewhere });
     assert.equal(run.status, 1);
     assert.deepEqual(stderrLines(run), ['hra: default --dataset dist/current.sqlite: snapshot file not found']);

@@ -4,9 +4,8 @@
  * hosts; no request ever leaves the machine.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
@@ -16,8 +15,9 @@ import { startLinkFixture, type LinkFixture } from '../support/link-fixture-prox
 import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-links-check-'));
+const work = makeTempDir('hra-links-check-');
 const AT = '2026-11-20T06:00:00Z';
 // Small politeness figures keep the suite fast; the fixture measures them all the same.
 const FAST = ['--host-interval-ms', '20', '--timeout-ms', '400', '--retries', '1', '--per-host', '2', '--concurrency', '8'];

@@ -4,14 +4,14 @@
  * leaving it to finish the page on its own.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { finishedRun, spawnHra } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const SLOW_PDF = 'http://slow.test/guidelines.pdf';
 const QUOTE = 'Eligible homeowners may receive up to $10,000 for home repairs.';
@@ -74,7 +74,7 @@ describe('hra links check, extraction children', () => {
         return true;
       },
     });
-    corpus = writeCorpus(join(mkdtempSync(join(tmpdir(), 'hra-links-extraction-')), 'corpus'));
+    corpus = writeCorpus(join(makeTempDir('hra-links-extraction-'), 'corpus'));
   });
   after(() => fixture.close());
 

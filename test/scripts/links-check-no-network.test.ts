@@ -5,17 +5,17 @@
  * one dead host does not stop.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBadGatewayProxy, type BadGatewayProxy } from '../support/bad-gateway-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-links-no-network-'));
+const work = makeTempDir('hra-links-no-network-');
 const AT = '2026-11-20T06:00:00Z';
 const FAST = ['--host-interval-ms', '0', '--timeout-ms', '2000', '--retries', '1', '--max-age-days', '1'];
 const PROGRAM_PAGE = '<!doctype html><html><head><title>Home Repair Grant</title></head><body><h1>Home Repair Grant</h1></body></html>';

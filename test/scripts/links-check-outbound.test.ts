@@ -4,17 +4,17 @@
  * without a proxy against a loopback site (refused unless --allow-private-addresses).
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-links-outbound-'));
+const work = makeTempDir('hra-links-outbound-');
 const AT = '2026-11-20T06:00:00Z';
 const FAST = ['--host-interval-ms', '0', '--timeout-ms', '2000', '--retries', '0', '--max-age-days', '1'];
 const PROGRAM_PAGE = '<!doctype html><html><head><title>Home Repair Grant</title></head><body><h1>Home Repair Grant</h1></body></html>';

@@ -5,9 +5,8 @@
  * `--proxy` URL's credentials reach the proxy on plain and tunnelled requests; the password is never shown.
  */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBadGatewayProxy } from '../support/bad-gateway-proxy.ts';
@@ -15,8 +14,9 @@ import { startLinkFixture, type LinkFixture } from '../support/link-fixture-prox
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync, type HraRun } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-links-proxy-'));
+const work = makeTempDir('hra-links-proxy-');
 const AT = '2026-11-20T06:00:00Z';
 const FAST = ['--host-interval-ms', '0', '--timeout-ms', '3000', '--retries', '1', '--max-age-days', '1'];
 const PASSWORD = 'Sw0rdf1sh-4217';

@@ -5,8 +5,7 @@
  * candidates. No request leaves the machine.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
@@ -17,8 +16,9 @@ import { startLinkFixture, type LinkFixture } from '../support/link-fixture-prox
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { createQuotePages, QUOTE_CASES, QUOTE_HOST } from '../support/quote-fixture-pages.ts';
 import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-links-quotes-'));
+const work = makeTempDir('hra-links-quotes-');
 const AT = '2026-11-20T06:00:00Z';
 /**
  * How every run here reaches the fixture: the proxy, and any flag a run needs to be let through to a

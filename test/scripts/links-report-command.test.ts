@@ -1,11 +1,11 @@
 /** `hra links report` end to end: the real CLI over a corpus whose attempts exercise the three-strikes rule. */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 // a-roof and a-furnace were reviewed 2026-10-20: stale on 2027-01-18, within 14 days of this.
 const AT = '2027-01-10T09:00:00Z';
@@ -17,7 +17,7 @@ const attempt = (url: string, checkedAt: string, outcome: string, httpStatus: nu
 describe('hra links report', () => {
   let corpus = '';
   before(() => {
-    corpus = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-links-report-')), 'corpus'), {
+    corpus = writeLinkTestCorpus(join(makeTempDir('hra-links-report-'), 'corpus'), {
       // link-1 cites the same page as a-roof: both programs are listed.
       extraUrls: ['http://alpha.test/roof'],
       linkChecks: [

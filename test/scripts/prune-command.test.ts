@@ -1,14 +1,14 @@
 /** `hra prune`: old snapshots go with their sidecars; the newest, the current one and a served one stay. */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { lastJsonLine, lastLine, ROOT, runHra } from '../support/run-hra.ts';
 import { serve, stopServe, type ServeProcess } from '../support/serve-process.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-prune-'));
+const dir = makeTempDir('hra-prune-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds `count` revisions into `out`, oldest first, each with its modification times one hour apart. */

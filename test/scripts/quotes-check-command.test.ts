@@ -4,16 +4,16 @@
  * refusal on one `hra:` line.
  */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { extractPageText } from '../../build/quotes/extract-page-text.ts';
 import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { runHra, stderrLines, type HraRun } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-quotes-check-'));
+const dir = makeTempDir('hra-quotes-check-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILLER = '<p>The Housing Department repairs roofs, furnaces and porches for owner-occupants across the city. Applications are reviewed in the order they arrive.</p>';

@@ -4,9 +4,8 @@
  * live cities; an ordinary failure ends with the same one `hra:` line as `hra serve`, never a stack trace.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -15,8 +14,9 @@ import { buildAndPublish, type PublishedSnapshot } from '../../build/snapshot/pu
 import { copyCorpusWith } from '../support/copy-corpus-with.ts';
 import { ROOT, runHra, spawnHra, stderrLines, waitForListening, type HraRun } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'hra-start-'));
+const scratch = makeTempDir('hra-start-');
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let machines = 0;
 

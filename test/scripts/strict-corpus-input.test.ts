@@ -1,11 +1,11 @@
 /** `hra validate` refuses what `hra digest` could not hash: both fail cleanly on the same located problem, never crash. */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { makeTempDir } from '../support/temp-dir.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -18,7 +18,7 @@ describe('hra validate and hra digest on a number beyond the double range', () =
   let scratch: string;
   let corpus: string;
   before(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'hra-strict-cli-'));
+    scratch = makeTempDir('hra-strict-cli-');
     corpus = join(scratch, 'corpus');
     cpSync(join(root, 'corpus'), corpus, { recursive: true });
     // An unknown key, which the row schema lets through: before, digest crashed on "Infinity is not allowed".

@@ -5,11 +5,11 @@
  * created and run as the `postgres` system user (the Debian package's) in a directory handed to it.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, chownSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, chownSync, constants, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
 import { startOnFreePort } from './port-bound-child.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 /** A running test cluster. */
 export interface PostgresServer {
@@ -67,7 +67,7 @@ export interface PostgresServerOptions {
 export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = findPostgresBin();
   if (bin === undefined) throw new Error('PostgreSQL server binaries not found');
-  const dir = mkdtempSync(join(tmpdir(), 'hra-postgres-'));
+  const dir = makeTempDir('hra-postgres-');
   const runAs = process.getuid?.() === 0 ? systemUser('postgres') : undefined;
   if (runAs !== undefined) chownSync(dir, runAs.uid, runAs.gid);
   const data = join(dir, 'data');

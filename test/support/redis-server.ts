@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startOnFreePort } from './port-bound-child.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 /** A throwaway redis-server on a loopback port, for tests that must talk to a real Redis. */
 export interface RedisServer {
@@ -48,7 +48,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts redis-server (no persistence) on a free loopback port in a temporary directory; resolves once it answers PING. */
 export async function startRedisServer(): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-redis-'));
+  const dir = makeTempDir('hra-redis-');
   const launch = (port: number) => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

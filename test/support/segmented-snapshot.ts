@@ -2,14 +2,14 @@
  * A snapshot of the mini corpus published with small segments (so that a file of a few hundred KB is
  * checked through several of them, on workers), and copies of it with both digest files, to damage.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf } from '../../build/snapshot/snapshot-checksum.ts';
 import { segmentsFileOf } from '../../build/snapshot/snapshot-segments.ts';
 import { MINI_CORPUS } from './start-test-gateway.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 /** The published snapshot, in a folder of its own. */
 export interface SegmentedSnapshot {
@@ -29,7 +29,7 @@ export function copySnapshotWithDigests(from: string, to: string): void {
 
 /** Builds and publishes the mini corpus with segments of `segmentBytes` into a new temporary folder. */
 export function publishSegmentedSnapshot(segmentBytes: number): SegmentedSnapshot {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-segments-'));
+  const dir = makeTempDir('hra-segments-');
   const published = buildAndPublish(loadCorpus(MINI_CORPUS), join(dir, 'out'), () => {}, { segmentBytes }).file;
   let copies = 0;
   return {

@@ -2,8 +2,7 @@
  * Starts the real gateway for integration tests: a snapshot built from a real corpus, a real SQLite key
  * store with one key of every kind, the real HTTP server on an ephemeral loopback port.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
@@ -12,6 +11,7 @@ import { openKeyStore } from '../../gateway/keys/sqlite-key-store.ts';
 import { createGatewayLogger, type GatewayLogger } from '../../gateway/observability/gateway-logger.ts';
 import type { RouteTable } from '../../gateway/routes/route-entry.ts';
 import { startGateway, type RunningGateway } from '../../gateway/start-gateway.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 /** The corpus every integration test serves unless told otherwise. */
 export const MINI_CORPUS = 'test/fixtures/mini-corpus';
@@ -45,7 +45,7 @@ const builtSnapshots = new Map<string, string>();
 export function buildTestSnapshot(corpus: string = MINI_CORPUS): string {
   const cached = builtSnapshots.get(corpus);
   if (cached) return cached;
-  const out = mkdtempSync(join(tmpdir(), 'hra-snapshot-'));
+  const out = makeTempDir('hra-snapshot-');
   const published = buildAndPublish(loadCorpus(corpus), out);
   builtSnapshots.set(corpus, published.file);
   process.on('exit', () => rmSync(out, { recursive: true, force: true }));
@@ -75,7 +75,7 @@ export const GENEROUS_LIMITS = {
 /** Starts a gateway on 127.0.0.1:0 over a freshly issued key store. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const snapshotFile = buildTestSnapshot(options.corpus);
-  const dir = mkdtempSync(join(tmpdir(), 'hra-gateway-'));
+  const dir = makeTempDir('hra-gateway-');
   const keysFile = join(dir, 'keys.sqlite');
   const store = openKeyStore(keysFile, { now: () => new Date() });
   const issue = (request: Parameters<typeof store.createKey>[0]) => store.createKey(request);

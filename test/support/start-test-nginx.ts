@@ -4,10 +4,10 @@
  * every path nginx writes (pid, logs, temp files, cache) in a temporary folder, on a free loopback port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTempDir } from './temp-dir.ts';
 
 /** Debian's nginx, unless NGINX_PATH names another build. */
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -73,7 +73,7 @@ const accepting = (port: number) =>
 
 /** Starts nginx in front of `upstream` (`http://127.0.0.1:<port>`) and resolves once it accepts connections. */
 export async function startTestNginx(upstream: string): Promise<TestNginx> {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-nginx-'));
+  const dir = makeTempDir('hra-nginx-');
   const errorLog = () => {
     try {
       return readFileSync(join(dir, 'error.log'), 'utf8');

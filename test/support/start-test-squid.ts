@@ -5,10 +5,10 @@
  * each reuse, as RFC 9111 describes, where nginx and Varnish in their defaults store nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTempDir } from './temp-dir.ts';
 
 /** Debian's Squid, unless SQUID_PATH names another build. */
 export const SQUID = process.env.SQUID_PATH ?? '/usr/sbin/squid';
@@ -52,7 +52,7 @@ const readOr = (file: string) => {
 
 /** Starts Squid in front of `upstream` (`http://127.0.0.1:<port>`) and resolves once it accepts connections. */
 export async function startTestSquid(upstream: string): Promise<TestSquid> {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-squid-'));
+  const dir = makeTempDir('hra-squid-');
   // Under root Squid runs as Debian's `proxy` user, which must write its logs here.
   chmodSync(dir, 0o777);
   const { hostname, port: upstreamPort } = new URL(upstream);

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { appendChangeLog } from '../../../build/changes/append-change-log.ts';
 import type { ChangeEventRow } from '../../../build/corpus/corpus-types.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const row: ChangeEventRow = {
   id: 2, detectedAt: '2026-11-16T06:00:00Z', city: 'alpha', programId: 'a-one', programName: 'A One',
@@ -24,7 +24,7 @@ describe('appendChangeLog', () => {
   ];
   for (const { name, before, rows, after } of cases) {
     it(name, () => {
-      const dir = mkdtempSync(join(tmpdir(), 'hra-change-log-'));
+      const dir = makeTempDir('hra-change-log-');
       const file = join(dir, 'changes.ndjson');
       if (before !== undefined) writeFileSync(file, before);
       appendChangeLog(dir, rows);

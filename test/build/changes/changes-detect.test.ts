@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
@@ -11,9 +10,10 @@ import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { detectChanges } from '../../../build/changes/detect-changes.ts';
 import { writeFormat2Copy, writeFormat3Copy } from '../../support/format-2-snapshot.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'hra-changes-detect-'));
+const work = makeTempDir('hra-changes-detect-');
 const corpus = join(work, 'corpus');
 const log = join(corpus, 'changes.ndjson');
 const at = '2026-11-16T06:00:00Z';

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { advanceAsOf } from '../../../build/corpus/advance-as-of.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-as-of-'));
+const dir = makeTempDir('hra-as-of-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const MANIFEST = '{\n  "dataset": "d",\n  "asOf": "2026-11-16",\n  "nested": {"asOf": "keep"},\n  "note": "spacing  kept"\n}\n';

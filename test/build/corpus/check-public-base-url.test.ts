@@ -4,8 +4,7 @@
  * the keyless `/api/sample` would otherwise publish.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -16,6 +15,7 @@ import { manifestSchema } from '../../../build/corpus/corpus-schemas.ts';
 import { createAjv, describeFailures } from '../../../build/corpus/schema-validator.ts';
 import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
 import { runHra } from '../../support/run-hra.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const manifest = JSON.parse(readFileSync(join(MINI_CORPUS, 'manifest.json'), 'utf8')) as Record<string, unknown>;
 const validateManifest = createAjv().compile(manifestSchema);
@@ -87,7 +87,7 @@ describe('checkPublicBaseUrl', () => {
 describe('hra validate and hra build on a publicBaseUrl', () => {
   let scratch: string;
   before(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'hra-base-url-'));
+    scratch = makeTempDir('hra-base-url-');
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 

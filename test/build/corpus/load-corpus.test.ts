@@ -3,8 +3,7 @@
  * each input the revision could not hash reproducibly is refused alone, at its file, line and path.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -15,6 +14,7 @@ import { loadCorpus, readCityPrograms, type LoadCorpusOptions } from '../../../b
 import { computeRevision } from '../../../build/revision/compute-revision.ts';
 import { jsonTextModel } from './json-text-model.ts';
 import { appendMembers, editLine, faults, inPlantedCopy, problemsOf, replaceText, uncanonical } from './planted-faults.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** Every problem loadCorpus reports for a planted copy of `source`. */
 function loadPlanted(source: string, plant: (root: string) => void, options: LoadCorpusOptions = {}): readonly CorpusProblem[] {
@@ -38,7 +38,7 @@ describe('loadCorpus', () => {
     let root: string;
     let problems: readonly CorpusProblem[];
     before(() => {
-      const scratch = mkdtempSync(join(tmpdir(), 'hra-faults-'));
+      const scratch = makeTempDir('hra-faults-');
       root = join(scratch, 'corpus');
       cpSync('corpus', root, { recursive: true });
       for (const fault of faults) fault.plant(root);
@@ -113,7 +113,7 @@ describe('loadCorpus', () => {
   });
 
   it('either refuses a value, exactly when RFC 8785 has no form for it, or digests it (validate never passes what digest cannot hash)', () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'hra-any-json-'));
+    const scratch = makeTempDir('hra-any-json-');
     const root = join(scratch, 'corpus');
     cpSync('test/fixtures/mini-corpus', root, { recursive: true });
     const programs = join(root, 'programs/alpha.ndjson');
@@ -146,7 +146,7 @@ describe('loadCorpus', () => {
   });
 
   it('names the file of a missing required file', () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'hra-missing-'));
+    const scratch = makeTempDir('hra-missing-');
     try {
       cpSync('test/fixtures/mini-corpus', join(scratch, 'corpus'), { recursive: true });
       rmSync(join(scratch, 'corpus', 'cities.ndjson'));

@@ -3,13 +3,13 @@
  * them: shared by the loader's tests and the build workers' (which must report the same problems).
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION } from '../../../build/contract/api-version.ts';
 import { CorpusInvalidError, type CorpusProblem } from '../../../build/corpus/corpus-problem.ts';
 import { loadCorpus, type LoadCorpusOptions } from '../../../build/corpus/load-corpus.ts';
 import { MAX_JSON_DEPTH } from '../../../build/corpus/find-json-violations.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** Rewrites line `line` (1-based) of an NDJSON file through `edit`, or replaces it with raw text. */
 export function editLine(file: string, line: number, edit: ((row: Record<string, unknown>) => void) | string): void {
@@ -73,7 +73,7 @@ export function problemsOf(dir: string, options: LoadCorpusOptions = {}): readon
 }
 
 export function inPlantedCopy<T>(source: string, plant: (root: string) => void, use: (root: string) => T): T {
-  const scratch = mkdtempSync(join(tmpdir(), 'hra-planted-'));
+  const scratch = makeTempDir('hra-planted-');
   try {
     const root = join(scratch, 'corpus');
     cpSync(source, root, { recursive: true });

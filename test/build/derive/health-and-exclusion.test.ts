@@ -1,7 +1,6 @@
 /** Health's counting rule and the exclusion policy, on the fixture and on a variant with a repeated program. */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -10,8 +9,9 @@ import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { createExclusionClassifier } from '../../../build/derive/classify-exclusion.ts';
 import { normalizedHost } from '../../../build/derive/tally-health.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'hra-health-'));
+const scratch = makeTempDir('hra-health-');
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function healthOf(corpusDir: string, out: string): Record<string, unknown> {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openAppendOnlyLog } from '../../../build/links/append-only-log.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'hra-append-log-'));
+const work = makeTempDir('hra-append-log-');
 after(() => rmSync(work, { recursive: true, force: true }));
 
 describe('openAppendOnlyLog', () => {

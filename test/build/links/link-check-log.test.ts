@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openLinkCheckLog } from '../../../build/links/link-check-log.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const live = { url: 'http://a.test/x', checkedAt: '2026-11-20', outcome: 'live' as const, httpStatus: 200, pageClass: 'program' as const };
 const dead = { url: 'http://a.test/y', checkedAt: '2026-11-20', outcome: 'dead' as const, httpStatus: 404 };
@@ -13,7 +13,7 @@ const deadLine = '{"url": "http://a.test/y", "checkedAt": "2026-11-20", "outcome
 
 describe('openLinkCheckLog', () => {
   it('appends one complete line per attempt after the existing bytes, keys in schema order', () => {
-    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    const root = makeTempDir('hra-log-');
     mkdirSync(join(root, 'evidence'));
     const existing = '{"url": "http://a.test/old", "checkedAt": "2026-11-01", "outcome": "dead", "httpStatus": 410}\n';
     writeFileSync(join(root, 'evidence/link-checks.ndjson'), existing);
@@ -25,7 +25,7 @@ describe('openLinkCheckLog', () => {
   });
 
   it('ends a last line that lacks its newline before appending, instead of gluing onto it', () => {
-    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    const root = makeTempDir('hra-log-');
     mkdirSync(join(root, 'evidence'));
     writeFileSync(join(root, 'evidence/link-checks.ndjson'), JSON.stringify(dead));
     const log = openLinkCheckLog(root);
@@ -35,7 +35,7 @@ describe('openLinkCheckLog', () => {
   });
 
   it('creates evidence/ and the file when absent', () => {
-    const root = mkdtempSync(join(tmpdir(), 'hra-log-'));
+    const root = makeTempDir('hra-log-');
     const log = openLinkCheckLog(root);
     log.append(dead);
     log.close();

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Corpus } from '../../../build/corpus/corpus-types.ts';
@@ -9,6 +8,7 @@ import { selectLinkTargets } from '../../../build/links/select-link-targets.ts';
 import { writeLinkTestCorpus } from '../../support/link-test-corpus.ts';
 import { quoteDigest } from '../../../build/derive/quote-digest.ts';
 import { writeFileSync } from 'node:fs';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 // The mini corpus's cited URLs, moved to .test hosts, with g-grant's URL corrected to grant-new.
 const CITED = [
@@ -21,7 +21,7 @@ let corpus: Corpus;
 
 describe('selectLinkTargets', () => {
   before(() => {
-    const dir = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-select-')), 'corpus'), {
+    const dir = writeLinkTestCorpus(join(makeTempDir('hra-select-'), 'corpus'), {
       linkChecks: [
         check('http://alpha.test/roof', '2026-11-16'), // 4 days before: fresh
         check('http://beta.test/wx', '2026-11-10'),
@@ -64,7 +64,7 @@ describe('selectLinkTargets with quote checks', () => {
     checkedAt: '2026-11-18', outcome: 'inconclusive', reason: 'page has no text', contentType: 'text/html', ...over,
   });
   const load = (checks: ReadonlyArray<Record<string, unknown>>) => {
-    const dir = writeLinkTestCorpus(join(mkdtempSync(join(tmpdir(), 'hra-select-quotes-')), 'corpus'), {
+    const dir = writeLinkTestCorpus(join(makeTempDir('hra-select-quotes-'), 'corpus'), {
       linkChecks: [...CITED, 'http://gamma.test/grant'].map((url) => check(url, '2026-11-18')), // every link fresh: only quotes make a URL due
     });
     writeFileSync(join(dir, 'evidence/quote-checks.ndjson'), checks.map((row) => `${JSON.stringify(row)}\n`).join(''));

@@ -1,13 +1,13 @@
 /** compiledTreeState: dist/js stands for the sources only while they are byte for byte those it was compiled from. */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { COMPILE_MANIFEST, compiledTreeState, hashCompiledSources, PACKAGE_ROOT, RUNNING_COMPILED } from '../../../build/revision/compiled-sources.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('compiledTreeState', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'hra-compiled-sources-'));
+  const scratch = makeTempDir('hra-compiled-sources-');
   after(() => rmSync(scratch, { recursive: true, force: true }));
   let root: string;
   let round = 0;

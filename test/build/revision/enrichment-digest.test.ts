@@ -1,17 +1,17 @@
 /** computeEnrichmentDigest binds exactly what docs/auditors.md "The revision" says: the `.ts` files directly in derive/ and contract/. */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { computeEnrichmentDigest, ENRICHMENT_FOLDERS } from '../../../build/revision/enrichment-digest.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('computeEnrichmentDigest', () => {
   let scratch: string;
   let buildRoot: string;
   let pristine: string;
   before(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'hra-enrichment-'));
+    scratch = makeTempDir('hra-enrichment-');
     buildRoot = join(scratch, 'build');
     for (const folder of ['derive', 'contract', 'corpus']) cpSync(join('build', folder), join(buildRoot, folder), { recursive: true });
     pristine = computeEnrichmentDigest(buildRoot).digest;

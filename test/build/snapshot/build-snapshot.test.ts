@@ -1,8 +1,7 @@
 /** The build: reproducible bytes, a revision that binds every input kind and nothing else, verify, atomic publish. */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -14,8 +13,9 @@ import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
 import { segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { sha256File, verifySnapshot } from '../../../build/snapshot/verify-snapshot.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'hra-build-test-'));
+const scratch = makeTempDir('hra-build-test-');
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let copies = 0;
 

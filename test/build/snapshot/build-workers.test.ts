@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
@@ -12,9 +11,10 @@ import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { sha256FileChunked } from '../../../build/snapshot/snapshot-checksum.ts';
 import { generateSynthCorpus } from '../../../build/synth/generate-synth-corpus.ts';
 import { TEMPLATE_DIR } from '../synth/synth-test-support.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('a build on worker threads', () => {
-  const work = mkdtempSync(join(tmpdir(), 'hra-build-workers-'));
+  const work = makeTempDir('hra-build-workers-');
   after(() => rmSync(work, { recursive: true, force: true }));
   // Enough cities that the tasks go out in several batches to each worker, and are read back in order.
   const corpusDir = join(work, 'corpus');

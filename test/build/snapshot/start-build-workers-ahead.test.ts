@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ProgramFileToCheck } from '../../../build/corpus/check-program-file.ts';
@@ -14,6 +13,7 @@ import { startBuildWorkersAhead } from '../../../build/snapshot/start-build-work
 import { generateSynthCorpus } from '../../../build/synth/generate-synth-corpus.ts';
 import { BYTE_ORDER_MARK, editLine, faults, insertLine, prependBytes, problemsOf, replaceWithBytes, uncanonical } from '../corpus/planted-faults.ts';
 import { TEMPLATE_DIR } from '../synth/synth-test-support.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** Asserts that loading `dir` with its program files checked on `workers` new worker threads reports what the checks on one thread report, at least `floor` problems. */
 function assertSameProblemsOnWorkers(dir: string, workers: number, floor: number): void {
@@ -28,7 +28,7 @@ function assertSameProblemsOnWorkers(dir: string, workers: number, floor: number
 }
 
 describe('build workers started before the corpus is loaded', () => {
-  const work = mkdtempSync(join(tmpdir(), 'hra-workers-ahead-'));
+  const work = makeTempDir('hra-workers-ahead-');
   after(() => rmSync(work, { recursive: true, force: true }));
   const corpusDir = join(work, 'corpus');
   // Enough program files that a build starts workers (MIN_CITIES_FOR_WORKERS), and several batches for each.

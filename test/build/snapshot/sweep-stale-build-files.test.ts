@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildTemporaryPath, sweepStaleBuildFiles } from '../../../build/snapshot/sweep-stale-build-files.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-sweep-'));
+const dir = makeTempDir('hra-sweep-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sweepStaleBuildFiles', () => {

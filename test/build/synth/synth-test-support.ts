@@ -1,11 +1,11 @@
 /** Shared helpers of the synthetic-corpus tests: the template corpus, temp folders, file hashes. */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after } from 'node:test';
 import type { Corpus } from '../../../build/corpus/corpus-types.ts';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** The repository's demo corpus, the generator's default template. */
 export const TEMPLATE_DIR = join(import.meta.dirname, '../../../corpus');
@@ -21,7 +21,7 @@ export function loadTemplate(): { corpus: Corpus; skip: false } | { corpus: unde
 
 /** A fresh temp folder, removed when the test file ends. */
 export function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `hra-synth-${label}-`));
+  const dir = makeTempDir(`hra-synth-${label}-`);
   after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

@@ -6,8 +6,7 @@
  * would skip B's events; retried on B the walk is exact. A cursor from A pages on B exactly.
  */
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
@@ -15,6 +14,7 @@ import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { BEHIND_CURSOR_RETRY_SECONDS } from '../../../gateway/routes/change-routes.ts';
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const ADDED_EVENTS = 12;
 const SINCE = '2026-01-01';
@@ -51,7 +51,7 @@ describe('a change-feed walk across gateways on two revisions', () => {
   let older: ServeProcess;
   let newer: ServeProcess;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-rolling-'));
+    dir = makeTempDir('hra-rolling-');
     const keysFile = join(dir, 'keys.sqlite');
     const store = openKeyStore(keysFile, { now: () => new Date(), create: true });
     key = (await store.createKey({ tier: 'commercial' })).key;

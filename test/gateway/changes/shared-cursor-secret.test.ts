@@ -9,8 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
@@ -23,6 +22,7 @@ import { CURSOR_SECRET_MISMATCH_RETRY_SECONDS } from '../../../gateway/routes/ch
 import { redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const SINCE = '2026-01-01';
 const LIMIT = 1;
@@ -69,7 +69,7 @@ describe('change-feed cursors across gateways behind one address', { skip }, () 
   const started: ServeProcess[] = [];
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-cursor-secret-'));
+    dir = makeTempDir('hra-cursor-secret-');
     keysFile = join(dir, 'keys.sqlite');
     const store = openKeyStore(keysFile, { now: () => new Date(), create: true });
     key = (await store.createKey({ tier: 'commercial' })).key;

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { defaultMaxConnections, readDescriptorLimit } from '../../../gateway/config/default-max-connections.ts';
 import { ConfigError, parseGatewayConfig } from '../../../gateway/config/parse-gateway-config.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const machine = (descriptorLimit: number | undefined, cores = 2) => ({ descriptorLimit, cores });
 
@@ -36,7 +36,7 @@ describe('--max-connections', () => {
 });
 
 describe('readDescriptorLimit', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-limits-'));
+  const dir = makeTempDir('hra-limits-');
   after(() => rmSync(dir, { recursive: true, force: true }));
   const limitsFile = (openFiles: string) => {
     const file = join(dir, `limits-${openFiles}`);

@@ -6,13 +6,13 @@
  * HRA_REQUIRE_BROWSER=1, which turns that skip into a failure.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** Debian's Chromium, unless CHROMIUM_PATH names another build. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,7 +28,7 @@ interface Operation { operationId: string }
 describe('GET /docs in headless Chromium', () => {
   let gateway: TestGateway;
   let browser: Browser;
-  const dir = mkdtempSync(join(tmpdir(), 'hra-docs-browser-'));
+  const dir = makeTempDir('hra-docs-browser-');
 
   before(async () => {
     if (MISSING !== undefined) return;

@@ -6,9 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
@@ -16,6 +15,7 @@ import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
 import { get } from '../operations/serve-process.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** Registers hooks.mjs, which appends the URL of every module loaded to the file named by HRA_TEST_MODULE_LOG. */
 const REGISTER = `import { register } from 'node:module';
@@ -33,7 +33,7 @@ let keysFile: string;
 let commercialKey: string;
 let city: string;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hra-key-store-modules-'));
+  dir = makeTempDir('hra-key-store-modules-');
   writeFileSync(join(dir, 'register.mjs'), REGISTER);
   writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
   const corpus = loadCorpus(MINI_CORPUS);

@@ -4,8 +4,7 @@
  * gateway host. Lookups are awaited, since a PostgreSQL cache miss answers with a promise.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
@@ -14,6 +13,7 @@ import { KeyPolicyError, KeyStateError, KeyStoreUnavailableError, UnknownKeyIdEr
 import type { KeyStore } from '../../../gateway/keys/key-store.ts';
 import { openKeyStoreAt } from '../../../gateway/keys/key-store-url.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const day = 86_400_000;
 let clock = new Date('2026-03-01T12:00:00.000Z');
@@ -35,7 +35,7 @@ const kinds: StoreKind[] = [
     name: 'sqlite',
     skip: false,
     location: async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'hra-keys-contract-'));
+      const dir = makeTempDir('hra-keys-contract-');
       dirs.push(dir);
       return join(dir, 'keys.sqlite');
     },

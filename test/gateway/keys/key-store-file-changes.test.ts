@@ -5,14 +5,14 @@
  * files; the check interval runs on an injected monotonic clock, so nothing sleeps.
  */
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import type { KeyStoreFileEvent } from '../../../gateway/keys/follow-key-store-file.ts';
 import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const INTERVAL_MS = 250;
 const now = () => new Date('2026-03-01T12:00:00.000Z');
@@ -42,7 +42,7 @@ async function lookupLater(key: string) {
 beforeEach(() => {
   elapsed = 0;
   events = [];
-  dir = mkdtempSync(join(tmpdir(), 'hra-keys-follow-'));
+  dir = makeTempDir('hra-keys-follow-');
   path = join(dir, 'keys.sqlite');
 });
 afterEach(async () => {

@@ -1,12 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { generateKey } from '../../../gateway/keys/key-format.ts';
 import { KeyStoreUnavailableError } from '../../../gateway/keys/key-errors.ts';
 import { openKeyStore, type LocalKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const day = 86_400_000;
 let clock = new Date('2026-03-01T12:00:00.000Z');
@@ -17,7 +16,7 @@ const raw = () => new Database(path);
 
 beforeEach(() => {
   clock = new Date('2026-03-01T12:00:00.000Z');
-  path = join(mkdtempSync(join(tmpdir(), 'hra-keys-')), 'keys.sqlite');
+  path = join(makeTempDir('hra-keys-'), 'keys.sqlite');
   store = openKeyStore(path, { now });
 });
 afterEach(async () => store.close());

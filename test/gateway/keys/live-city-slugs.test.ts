@@ -1,14 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { readLiveCitySlugs } from '../../../gateway/keys/live-city-slugs.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 function scratchFile(name: string): string {
-  return join(mkdtempSync(join(tmpdir(), 'hra-dataset-')), name);
+  return join(makeTempDir('hra-dataset-'), name);
 }
 
 describe('readLiveCitySlugs', () => {

@@ -8,8 +8,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import type { KeyStore } from '../../../gateway/keys/key-store.ts';
 import { findPostgresBin, postgresServerSkip, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 // The bounds are 1 s and 10 s; the slack is for a loaded two-core machine.
 const TABLE_BOUND_MS = 1500;
@@ -74,7 +74,7 @@ describe('two gateways whose api_keys table changes behind its trigger', { skip 
   before(async () => {
     postgres = await startPostgresServer();
     url = await postgres.createDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'hra-pg-table-'));
+    dir = makeTempDir('hra-pg-table-');
     // The CLI's role creates the schema; the gateways then find it.
     store = (await openKeyStoreAt(url, { now: () => new Date(), role: 'cli' })).store;
     sqlClient = new pg.Client({ connectionString: url });

@@ -7,8 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import { serve, stopServe, type ServeProcess } from '../../support/serve-process
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited } from './limits-http-support.ts';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 // The issue's bound is 1 s; the slack is for a loaded two-core machine. Measured figures are printed.
 const PROPAGATION_BOUND_MS = 1500;
@@ -93,7 +93,7 @@ describe('two gateways on one PostgreSQL key store and one Redis', { skip }, () 
   before(async () => {
     [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
     url = await postgres.createDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'hra-shared-pg-'));
+    dir = makeTempDir('hra-shared-pg-');
     const limitsFile = join(dir, 'limits.json');
     writeFileSync(limitsFile, JSON.stringify(LIMITS));
     // The first `hra keys` run creates the schema; the gateways then find it.

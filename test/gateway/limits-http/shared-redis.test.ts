@@ -4,8 +4,7 @@
  * 429 on whichever process receives it.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
@@ -13,6 +12,7 @@ import { redisServerSkip, startRedisServer, type RedisServer } from '../../suppo
 import { serve, stopServe, type ServeProcess } from '../../support/serve-process.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { assertLimitHeaders, assertRateLimited } from './limits-http-support.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 // These processes run on the wall clock, so the quota sits in the day window, whose boundary (UTC
 // midnight) a test is very unlikely to straddle; the minute window is far out of reach.
@@ -26,7 +26,7 @@ describe('two gateway processes sharing one Redis', { skip: redisServerSkip() },
   const gateways: ServeProcess[] = [];
   before(async () => {
     redis = await startRedisServer();
-    dir = mkdtempSync(join(tmpdir(), 'hra-shared-'));
+    dir = makeTempDir('hra-shared-');
     const keysFile = join(dir, 'keys.sqlite');
     const store = openKeyStore(keysFile, { now: () => new Date() });
     key = (await store.createKey({ tier: 'nonprofit' })).key;

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { pino } from 'pino';
 import { createByteBatchedStream, takesBytesInPlace, type ByteSink } from '../../../gateway/observability/byte-batched-stream.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** A sink that keeps every chunk it is handed as it is, uncopied, as sonic-boom does until its write completes. */
 function recordingSink() {
@@ -138,7 +138,7 @@ describe('createByteBatchedStream', () => {
 
 describe('createByteBatchedStream into sonic-boom\'s buffer mode', () => {
   it('reaches the file whole, and sonic-boom keeps its backlog bound in bytes: past maxLength a batch is dropped, not queued', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hra-byte-batch-'));
+    const dir = makeTempDir('hra-byte-batch-');
     try {
       const file = join(dir, 'out.log');
       const sink = pino.destination({ dest: file, sync: false, maxLength: 64, contentMode: 'buffer' });

@@ -4,12 +4,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('hra serve output', () => {
   let child: ChildProcess;
@@ -20,7 +20,7 @@ describe('hra serve output', () => {
   let keyId: string;
   let dir: string;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-serve-output-'));
+    dir = makeTempDir('hra-serve-output-');
     const keysFile = join(dir, 'keys.sqlite');
     const store = openKeyStore(keysFile, { now: () => new Date() });
     ({ key, id: keyId } = await store.createKey({ tier: 'commercial' }));

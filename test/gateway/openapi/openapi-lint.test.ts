@@ -7,9 +7,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -19,6 +18,7 @@ import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-doc
 import { ROUTE_TABLE } from '../../../gateway/routes/route-table.ts';
 import { copyCorpusWith } from '../../support/copy-corpus-with.ts';
 import { GENEROUS_LIMITS, MINI_CORPUS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const run = promisify(execFile);
 const redoclyBin = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
@@ -67,7 +67,7 @@ async function spectralProblems(document: object): Promise<string[]> {
 }
 
 describe('the served document under Redocly recommended and Spectral spectral:oas', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-openapi-served-'));
+  const dir = makeTempDir('hra-openapi-served-');
   const base = 'https://homerepair.example.test/v';
   let corpus: string;
   const gateways: { name: string; gateway: TestGateway }[] = [];
@@ -120,7 +120,7 @@ describe('buildOpenApiDocument under Spectral spectral:oas', () => {
 });
 
 describe('buildOpenApiDocument under redocly lint', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-openapi-'));
+  const dir = makeTempDir('hra-openapi-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const lint = (document: object) => redoclyLint(dir, document);

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -10,6 +9,7 @@ import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-doc
 import { startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
 import { operationOf, resolveRef, responseCodes, templateOf, type OpenApiDocument } from './openapi-walk.ts';
 import type { ApiErrorBody } from '../../../build/contract/error-schema.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const doc = buildOpenApiDocument() as OpenApiDocument;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -122,7 +122,7 @@ describe('GET /openapi.json', () => {
 
 describe('GET /openapi.json under the public request limit', () => {
   let gateway: TestGateway;
-  const dir = mkdtempSync(join(tmpdir(), 'hra-openapi-limits-'));
+  const dir = makeTempDir('hra-openapi-limits-');
   before(async () => {
     const limits = join(dir, 'limits.json');
     writeFileSync(limits, JSON.stringify({ public: { perMinute: 2 } }));

@@ -6,10 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
@@ -21,6 +20,7 @@ import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { INLINE_HASH_BYTES } from '../../../gateway/snapshot/sha256-of-descriptor.ts';
 import { TEMPLATE_DIR } from '../../build/synth/synth-test-support.ts';
 import { get, spawnServe } from './serve-process.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const SEGMENT = 1024 * 1024;
 
@@ -30,7 +30,7 @@ let keysFile: string;
 let commercialKey: string;
 let city: string;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hra-early-hash-serve-'));
+  dir = makeTempDir('hra-early-hash-serve-');
   const corpusDir = join(dir, 'corpus');
   generateSynthCorpus({ template: loadCorpus(TEMPLATE_DIR), seed: 7, scale: 0.1, out: corpusDir });
   const corpus = loadCorpus(corpusDir);

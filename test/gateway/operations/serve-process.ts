@@ -4,14 +4,14 @@
  * and exit observed as an operator would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish, pointCurrentAt } from '../../../build/snapshot/publish-snapshot.ts';
 import { openKeyStore } from '../../../gateway/keys/sqlite-key-store.ts';
 import { GENEROUS_LIMITS, MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** One published revision. */
 export interface PublishedRevision {
@@ -40,7 +40,7 @@ const EVENT_8 = { id: 8, detectedAt: '2026-11-16T06:00:00Z', city: 'beta', progr
 
 /** Builds A and B into a fresh folder, points `current.sqlite` at A and issues one commercial key. */
 export async function publishTwoRevisions(): Promise<TwoRevisions> {
-  const dir = mkdtempSync(join(tmpdir(), 'hra-operations-'));
+  const dir = makeTempDir('hra-operations-');
   const out = join(dir, 'dist');
   const corpusB = join(dir, 'corpus-b');
   cpSync(MINI_CORPUS, corpusB, { recursive: true });

@@ -6,8 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -18,6 +17,7 @@ import { strongEtag } from '../../../build/snapshot/strong-etag.ts';
 import { ApiError } from '../../../gateway/http/api-error.ts';
 import { openSnapshot, type Snapshot } from '../../../gateway/snapshot/open-snapshot.ts';
 import { MINI_CORPUS } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 /** A change event of revision B in the operations tests, repeated with new ids and times. */
 const EXTRA_EVENT = { id: 8, detectedAt: '2026-11-16T06:00:00Z', city: 'beta', programId: 'b-repair', programName: 'Beta Emergency Repair', type: 'status-changed', fromStatus: 'available', toStatus: 'waitlist' };
@@ -105,7 +105,7 @@ describe('read checks: each unit read from the served file is checked against th
   let dir: string;
   let pristine: Buffer;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hra-read-verifier-'));
+    dir = makeTempDir('hra-read-verifier-');
     // The mini corpus with enough change events to fill several pages, so some are not read at open.
     const corpus = join(dir, 'corpus');
     cpSync(MINI_CORPUS, corpus, { recursive: true });

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { HashAbortedError, INLINE_HASH_BYTES, sha256OfDescriptor } from '../../../gateway/snapshot/sha256-of-descriptor.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'hra-sha256-'));
+const dir = makeTempDir('hra-sha256-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sha256OfDescriptor', () => {

@@ -5,10 +5,9 @@
  * and a reload replaces a failed or replaced file by identity, even with a file of the same revision.
  */
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, renameSync, rmSync, truncateSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checksumFileOf } from '../../../build/snapshot/snapshot-checksum.ts';
@@ -25,12 +24,13 @@ import { createSnapshotReloader } from '../../../gateway/snapshot/reload-snapsho
 import { SnapshotHolder } from '../../../gateway/snapshot/snapshot-holder.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
 import { CursorKeyring } from '../../../gateway/changes/cursor-keyring.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const silent = createGatewayLogger({ level: 'silent' });
 let dir: string;
 let copies = 0;
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hra-snapshot-faults-'));
+  dir = makeTempDir('hra-snapshot-faults-');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
 import { renderCeilingRatios, renderRouteTable, replaceSection, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const WRK_REPORT = `Running 10s test @ http://127.0.0.1:4000/api/programs/x
   1 threads and 64 connections
@@ -186,7 +187,7 @@ describe('hraCommand', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { hraCommand } = await import('../../../scripts/bench/measure-build.ts');
-    const old = mkdtempSync(join(tmpdir(), 'hra-bench-old-tree-'));
+    const old = makeTempDir('hra-bench-old-tree-');
     try {
       writeFileSync(join(old, 'package.json'), JSON.stringify({ scripts: { hra: 'node --max-old-space-size=768 --import tsx scripts/hra.ts' } }));
       assert.deepEqual(hraCommand(old), ['--max-old-space-size=768', '--import', 'tsx', join(old, 'scripts/hra.ts')]);

@@ -5,16 +5,16 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hraEnv, ROOT } from '../../support/run-hra.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const SECTION = 'Build memory at ten times the published scale';
 const benchmarks = readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8');
 const section = benchmarks.split(`## ${SECTION}\n`)[1]?.split('\n## ')[0] ?? '';
-const dir = mkdtempSync(join(tmpdir(), 'hra-build-memory-'));
+const dir = makeTempDir('hra-build-memory-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(`BENCHMARKS.md "${SECTION}"`, () => {

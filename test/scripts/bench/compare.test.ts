@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
@@ -9,6 +8,7 @@ import { resolveCommit, sameLockfile } from '../../../scripts/bench/compare-tree
 import { interleavedRounds } from '../../../scripts/bench/drive-rounds.ts';
 import { COMPARE_MODES, renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
 import { compareReport, figures, SAME_HEADERS_ROUTES } from './compare-fixtures.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('--compare on the command line', () => {
   it('takes a git ref and gives comparisons their own section per scale', () => {
@@ -39,7 +39,7 @@ describe('the ref of a comparison', () => {
     assert.throws(() => resolveCommit(process.cwd(), 'no-such-ref-for-the-bench'), /^Error: --compare no-such-ref-for-the-bench: not a commit in /);
   });
   it('shares node_modules only when both lockfiles are byte for byte the same', () => {
-    const [a, b] = [mkdtempSync(join(tmpdir(), 'hra-lock-a-')), mkdtempSync(join(tmpdir(), 'hra-lock-b-'))];
+    const [a, b] = [makeTempDir('hra-lock-a-'), makeTempDir('hra-lock-b-')];
     try {
       assert.equal(sameLockfile(a, b), false, 'no lockfile: nothing to share');
       writeFileSync(join(a, 'package-lock.json'), '{"lockfileVersion":3}\n');

@@ -1,20 +1,20 @@
 /** The bench's second baseline writes the very rows of a built snapshot, every table's, into a new file. */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../../build/snapshot/publish-snapshot.ts';
 import { SNAPSHOT_INDEXES } from '../../../build/snapshot/snapshot-format.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const SCRIPT = join(ROOT, 'scripts/bench/snapshot-rows-baseline.ts');
 
 describe('snapshot-rows-baseline.ts', () => {
-  const work = mkdtempSync(join(tmpdir(), 'hra-rows-baseline-'));
+  const work = makeTempDir('hra-rows-baseline-');
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it('writes every row of every table of the snapshot, the same cells, with its tables, indexes and pragmas', () => {

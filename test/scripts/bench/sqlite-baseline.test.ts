@@ -1,18 +1,18 @@
 /** The bench's plain SQLite baseline writes one row per program row of the corpus, with its bytes. */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { NATIONAL_SLUG } from '../../../build/contract/national-slug.ts';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
 describe('sqlite-baseline.ts', () => {
-  const work = mkdtempSync(join(tmpdir(), 'hra-sqlite-baseline-'));
+  const work = makeTempDir('hra-sqlite-baseline-');
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it('inserts every program row of the corpus (cities and national) as its own bytes', () => {

@@ -3,13 +3,14 @@
  * openssl taken round by round; measureStartup against real spawned commands.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
 import { measureStartup } from '../../../scripts/bench/measure-startup.ts';
 import { renderStartupReport } from '../../../scripts/bench/render-startup.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('--startup', () => {
   it('runs the start-up phase alone, in its own section per scale, mode and comparison', () => {
@@ -27,7 +28,7 @@ describe('--startup', () => {
 
 describe('measureStartup and renderStartupReport', () => {
   it('times each command round by round and divides it by the reference of the same round', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'hra-startup-bench-'));
+    const work = makeTempDir('hra-startup-bench-');
     try {
       const figures = await measureStartup({
         subjects: [

@@ -1,18 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { drivesLoad, parseBenchOptions } from '../../../scripts/bench/bench-options.ts';
 import { pickLoadGenerator, WRK_REQUIRED } from '../../../scripts/bench/load-generator.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 describe('the bench without wrk', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'hra-no-wrk-'));
+  const empty = makeTempDir('hra-no-wrk-');
   after(() => rmSync(empty, { recursive: true, force: true }));
 
   it('picks wrk when PATH has it and refuses when it does not, with no other client', () => {
-    const withWrk = mkdtempSync(join(tmpdir(), 'hra-wrk-'));
+    const withWrk = makeTempDir('hra-wrk-');
     try {
       writeFileSync(join(withWrk, 'wrk'), '#!/bin/sh\n');
       chmodSync(join(withWrk, 'wrk'), 0o755);
@@ -50,7 +51,7 @@ describe('the bench without wrk', () => {
   it('`npm run bench -- --startup` goes past the wrk check without wrk (and stops here at a failing npm)', () => {
     // PATH holds only an npm that fails at once, so the run stops at its first step (compiling) instead of
     // building and timing for minutes: what is tested is that the missing wrk did not stop it first.
-    const stub = mkdtempSync(join(tmpdir(), 'hra-no-wrk-npm-'));
+    const stub = makeTempDir('hra-no-wrk-npm-');
     try {
       writeFileSync(join(stub, 'npm'), '#!/bin/sh\necho "stub npm: $*" >&2\nexit 3\n');
       chmodSync(join(stub, 'npm'), 0o755);

@@ -5,9 +5,8 @@
  * machine and the measured figures are printed.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openKeyStoreAt } from '../../../gateway/keys/key-store-url.ts';
@@ -15,6 +14,7 @@ import { postgresServerSkip, startPostgresServer, type PostgresServer } from '..
 import { redisServerSkip, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { spawnHra, stderrLines } from '../../support/run-hra.ts';
 import { buildTestSnapshot } from '../../support/start-test-gateway.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 const EXIT_BOUND_MS = 5_000;
 /** A serve that prints no line is killed after this, one that prints it but stays after EXIT_BOUND_MS more: the test fails rather than hangs. */
@@ -64,7 +64,7 @@ describe('hra serve on a busy port', { skip }, () => {
 
   before(async () => {
     [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
-    dir = mkdtempSync(join(tmpdir(), 'hra-serve-failure-'));
+    dir = makeTempDir('hra-serve-failure-');
     sqliteKeys = join(dir, 'keys.sqlite');
     postgresKeys = await postgres.createDatabase();
     // The CLI's role creates either store, as `hra keys create` would; the gateway then finds it.
