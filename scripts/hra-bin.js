@@ -11,7 +11,7 @@
  * command runs from the sources through tsx, so an edit takes effect without a compile; the revision is
  * the same either way, since it digests the sources themselves.
  *
- * Build-side commands run with a V8 heap cap (README "Maintainer workflow"), which must be set when V8
+ * Build-side commands run with a V8 heap cap (docs/maintainers.md "hra build"), which must be set when V8
  * starts: with the one this process was started with (`npm run hra` starts it with 768 MB), else in a
  * child started with 768 MB, which this process passes its signals to and ends as. `serve`, `keys` and
  * `links` run without one (the production command sets its own flags).

@@ -5,7 +5,7 @@
  *
  * `hra serve` starts hashing its snapshot before anything else is loaded: the modules imported statically
  * here import nothing but node's own, and everything else (commander, the gateway: the larger share of
- * start-up) is imported after the hash is under way on every core (README "Operations").
+ * start-up) is imported after the hash is under way on every core (docs/operators.md "Operations").
  */
 import { readDescriptorLimit } from '../gateway/config/default-max-connections.ts';
 import { startSnapshotHash, type SnapshotHashInFlight } from '../gateway/snapshot/start-snapshot-hash.ts';

@@ -1,7 +1,7 @@
 /**
  * The `gm1-` dataset revision (spec 9.3): SHA-256 over the RFC 8785 encoding of a document that binds the
  * contract and revision scheme, the live-city corpus, evidence, corrections, policy and the enrichment
- * implementation. README section "The revision" specifies it byte by byte for auditors.
+ * implementation. docs/auditors.md "The revision" specifies it byte by byte for auditors.
  */
 import { API_VERSION, REVISION_SCHEME } from '../contract/api-version.ts';
 import type { Revision } from '../contract/parse-revision.ts';

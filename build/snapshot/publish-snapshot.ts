@@ -3,7 +3,7 @@
  * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (renamed into place before the
  * snapshot, so no reader sees the snapshot without them), rename to `<out>/<revision>.sqlite`, then repoint
  * `<out>/current.sqlite`. All three are published read-only (PUBLISHED_FILE_MODE): a snapshot is replaced by
- * rename, never edited or copied over, and a gateway stops serving a file written to in place (README
+ * rename, never edited or copied over, and a gateway stops serving a file written to in place (docs/operators.md
  * "Operations"); the mode turns the easy mistake, a `cp` over `current.sqlite`, into a refusal. A failed or interrupted build leaves nothing behind: its temporary files are
  * removed, and so is any file it had already renamed into place, so the previously published revision
  * stays exactly as it was. Temporaries of a build killed outright are swept by the next build.

@@ -2,7 +2,7 @@
  * The digest of every unit the gateway reads from a snapshot (format 5, table `read_digests`): once the
  * file verifies at open, the gateway holds these in memory and checks each body it reads against them
  * before serving or caching it, so bytes written over the file later are refused even when a read beats
- * the watch that notices the write (README "Operations").
+ * the watch that notices the write (docs/operators.md "Operations").
  */
 import { createHash } from 'node:crypto';
 

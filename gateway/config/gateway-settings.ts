@@ -1,7 +1,7 @@
 /**
  * The gateway's settings as one table (STYLE 11): name, flag, environment variable, default and help.
  * `hra serve` builds its options and `--help` from it, parseGatewayConfig reads it, and a test checks that the
- * README documents every row with the same words.
+ * docs/operators.md documents every row with the same words.
  */
 
 /** One setting. `kind` decides how its text is parsed. */

@@ -2,7 +2,7 @@
  * The 16 KiB bound of the request line and headers, counted as a client sends them. Node's
  * `maxHeaderSize` counts only the bytes of names, values and the target, not the `: ` and CRLF of each
  * line, so 2,000 small headers (about 23 KB on the wire) passed it; this wrapper measures the block the
- * way the README states the limit and answers 431 before the fast path or Koa sees the request.
+ * way docs/operators.md states the limit and answers 431 before the fast path or Koa sees the request.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { API_VERSION } from '../../build/contract/api-version.ts';
@@ -12,7 +12,7 @@ import { errorResponse } from './render-errors.ts';
 import { requestIdFor } from './request-id.ts';
 import { JSON_CONTENT_TYPE } from '../pipeline/json-reply.ts';
 
-/** Most bytes of the request line and header lines, blank line included (README, Hostile input). */
+/** Most bytes of the request line and header lines, blank line included (docs/operators.md, Hostile input). */
 export const MAX_HEADER_BLOCK_BYTES = 16 * 1024;
 
 /** The 431 of an oversized request line and headers, whether Node's parser or this bound finds it. */

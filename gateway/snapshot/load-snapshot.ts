@@ -20,7 +20,7 @@
  * Why the whole-file SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash
  * streams the file at disk/page-cache speed while the content digest walks every row through SQLite, and
  * measured two to three times faster (BENCHMARKS.md, "Measurements behind code comments").
- * A check that reads every byte cannot be O(1), so start-up time grows with the file (README
+ * A check that reads every byte cannot be O(1), so start-up time grows with the file (docs/operators.md
  * "Operations"); a lazy per-row check would start faster but could not refuse a flipped byte at start,
  * which the operator contract requires.
  *

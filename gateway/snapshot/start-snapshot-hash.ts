@@ -1,7 +1,7 @@
 /**
  * Starts the start-up check's hash of a snapshot before the rest of the gateway is loaded: `hra serve`
  * calls this first thing, so the file is hashed on a worker while the main thread imports and builds the
- * gateway (README "Operations"). It decides and compares nothing: it only hashes the byte
+ * gateway (docs/operators.md "Operations"). It decides and compares nothing: it only hashes the byte
  * ranges the check will ask for, on the descriptor it opened, and records the identity of the bytes it
  * reads. loadSnapshot then uses the digests only for that very file at that very identity and those very
  * ranges, and compares them with the published digests as it would its own (load-snapshot.ts); anything

@@ -7,7 +7,7 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { residentBytes, spawnServer, type BenchProcess } from './bench-process.ts';
 
-/** The V8 flags of the README's production command: a smaller young generation and a bounded old space. */
+/** The V8 flags of the documented production command (docs/operators.md): a smaller young generation and a bounded old space. */
 export const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=256'] as const;
 
 /** The CLI as `npm run compile` emits it. */
@@ -36,7 +36,7 @@ export interface BenchGateway {
 
 /** Spawns the gateway, then polls `probePath` with the key until it answers 200. */
 export async function startBenchGateway(config: BenchGatewayConfig, probePath: string, apiKey: string): Promise<BenchGateway> {
-  // As the README's production command ("Running in production").
+  // As the documented production command ("Running in production").
   const nodeArgs: string[] = [...PRODUCTION_NODE_FLAGS];
   if (config.cpuProfileDir !== undefined) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', config.cpuProfileDir);
   const serveArgs = ['serve', '--dataset', config.dataset, '--keys', config.keys, '--port', '0', '--limits', config.limits];

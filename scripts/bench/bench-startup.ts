@@ -61,7 +61,7 @@ export async function benchStartup(context: StartupContext): Promise<string> {
   }
   subjects.push(
     gateway(options.compare === undefined ? 'gateway (compiled)' : 'gateway B (this tree, compiled)', root, dataset, keys, apiKey),
-    // The launcher and npx run without the production V8 flags: `hra` takes none (README "Running in production").
+    // The launcher and npx run without the production V8 flags: `hra` takes none (docs/operators.md "Running in production").
     { kind: 'gateway', label: 'hra launcher (node scripts/hra-bin.js serve)', command: process.execPath, args: [join(root, 'scripts/hra-bin.js'), ...serveArgs(dataset, keys)], cwd: root, apiKey },
     { kind: 'gateway', label: 'npx hra serve', command: 'npx', args: ['--no-install', 'hra', ...serveArgs(dataset, keys)], cwd: root, apiKey },
     { kind: 'command', label: OPENSSL, command: 'openssl', args: ['dgst', '-sha256', realpathSync(dataset)], cwd: root },

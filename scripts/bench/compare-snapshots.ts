@@ -2,7 +2,7 @@
  * Compares two published snapshots of the same corpus, built by two trees (issue 25: a faster build must
  * write the same content). Every table, every row, every cell, byte for byte, with one allowance: when the
  * two revisions differ (a change to build/derive or build/contract changes the `enrichment` digest and so
- * the revision, README "The revision"), each occurrence of A's revision string in A's cells is read as B's
+ * the revision, docs/auditors.md "The revision"), each occurrence of A's revision string in A's cells is read as B's
  * (they have the same length, so offsets stay valid), and what depends on those bytes is checked in each
  * file on its own instead of across them: every document's etag is the strong ETag of its own body, the
  * content digest is the digest of its own file, and the revision documents differ in `enrichment` only.

@@ -1,4 +1,4 @@
-/** The build-side commands check, before any other work, that they can compute a true revision (README "Running in production"). */
+/** The build-side commands check, before any other work, that they can compute a true revision (docs/maintainers.md "Running hra"). */
 import { compiledTreeState, RUNNING_COMPILED, StaleCompileError } from '../../build/revision/compiled-sources.ts';
 import { computeEnrichmentDigest, EnrichmentSourcesMissingError } from '../../build/revision/enrichment-digest.ts';
 import { CliFailure } from '../cli-failure.ts';

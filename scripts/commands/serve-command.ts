@@ -32,7 +32,7 @@ export interface ServeCommandOptions {
 
 /** Registers `hra serve`; its options are the rows of GATEWAY_SETTINGS. */
 export function registerServeCommand(program: Command, options: ServeCommandOptions = {}): void {
-  const command = program.command('serve').description('serve the API from a snapshot (see README "Configuration")');
+  const command = program.command('serve').description('serve the API from a snapshot (see docs/operators.md "Configuration")');
   for (const setting of GATEWAY_SETTINGS) command.option(setting.flag, `${setting.help} [env ${setting.env}${setting.default === undefined ? '' : `, default ${setting.default}`}]`);
   command.action(async (flags: Record<string, unknown>) => {
     // Every module of the gateway is loaded by now: this module imports them all.

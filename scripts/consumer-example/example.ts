@@ -1,5 +1,5 @@
 /**
- * The consumer example of the README ("Calling the API"): keyless documents fetched conditionally, a city's
+ * The consumer example of docs/consumers.md: keyless documents fetched conditionally, a city's
  * programs with each cited URL and its verification warning, an empty result told apart from a failure,
  * and the whole change feed reconciled with the scoped program route. Server-side only (it holds a key):
  *

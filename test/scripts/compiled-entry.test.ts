@@ -1,5 +1,5 @@
 /**
- * The production start (README "Running in production"): `npm run compile`, then the gateway from the
+ * The production start (docs/operators.md "Running in production"): `npm run compile`, then the gateway from the
  * compiled JavaScript with no TypeScript loader. It must serve like `npm run hra -- serve`. The build-side
  * commands run compiled too, to the revision and the bytes the sources give, in every thread without tsx,
  * and only while the sources are those dist/js was compiled from (its compile manifest).

@@ -1,8 +1,8 @@
 /**
- * README "Setting up PostgreSQL and TLS", run as written on a real PostgreSQL cluster: the statements of its
+ * docs/operators.md "Setting up PostgreSQL and TLS", run as written on a real PostgreSQL cluster: the statements of its
  * `postgres-setup` block, as a superuser, make a role that is no superuser and owns one database, and
  * `hra keys` with that role migrates the schema and issues, lists and revokes keys; a role that only has
- * CONNECT on a database someone else owns is refused as the README says. A password is never printed.
+ * CONNECT on a database someone else owns is refused as the docs say. A password is never printed.
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,17 +13,17 @@ import { postgresServerSkip, startPostgresServer, type PostgresServer } from '..
 import { ROOT, runHraAsync, stderrLines } from '../support/run-hra.ts';
 
 const skip = postgresServerSkip();
-if (skip) console.log(`# skipping the README's PostgreSQL set-up: ${skip}`);
+if (skip) console.log(`# skipping the PostgreSQL set-up of docs/operators.md: ${skip}`);
 
-/** The SQL block the README marks with `<!-- postgres-setup -->`, split into statements. */
+/** The SQL block docs/operators.md marks with `<!-- postgres-setup -->`, split into statements. */
 function readmeStatements(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const block = /<!-- postgres-setup -->\n```sql\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(block !== undefined, 'README.md has a ```sql block after <!-- postgres-setup -->');
+  assert.ok(block !== undefined, 'docs/operators.md has a ```sql block after <!-- postgres-setup -->');
   return block.split(';').map((statement) => statement.trim()).filter((statement) => statement !== '');
 }
 
-describe('README: PostgreSQL role and database for the key store', { skip }, () => {
+describe('docs/operators.md: PostgreSQL role and database for the key store', { skip }, () => {
   let postgres: PostgresServer;
   /** Runs SQL as the cluster's superuser (`hra`, made by initdb). */
   const asSuperuser = async (statements: readonly string[], database = 'postgres'): Promise<pg.QueryResult[]> => {

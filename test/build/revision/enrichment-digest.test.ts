@@ -1,4 +1,4 @@
-/** computeEnrichmentDigest binds exactly what README "The revision" says: the `.ts` files directly in derive/ and contract/. */
+/** computeEnrichmentDigest binds exactly what docs/auditors.md "The revision" says: the `.ts` files directly in derive/ and contract/. */
 import * as assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

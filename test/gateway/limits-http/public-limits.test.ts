@@ -1,6 +1,6 @@
 /**
  * The per-address limit of keyless routes over real HTTP, and the rule that 401, 403 and scope-400
- * refusals are metered per client address, never against a key (README "Decisions").
+ * refusals are metered per client address, never against a key (docs/decisions.md).
  */
 import * as assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';

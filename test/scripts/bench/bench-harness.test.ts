@@ -198,10 +198,10 @@ describe('hraCommand', () => {
 });
 
 describe('PRODUCTION_NODE_FLAGS', () => {
-  it('are the flags of the README\'s production command, so the bench measures what operators run', async () => {
+  it('are the flags of the documented production command, so the bench measures what operators run', async () => {
     const { readFileSync } = await import('node:fs');
     const { PRODUCTION_NODE_FLAGS, COMPILED_HRA } = await import('../../../scripts/bench/bench-gateway.ts');
-    const readme = readFileSync('README.md', 'utf8');
-    assert.ok(readme.includes(`node ${PRODUCTION_NODE_FLAGS.join(' ')} ${COMPILED_HRA} serve `), 'README "Running in production" runs the compiled gateway with these flags');
+    const operators = readFileSync('docs/operators.md', 'utf8');
+    assert.ok(operators.includes(`node ${PRODUCTION_NODE_FLAGS.join(' ')} ${COMPILED_HRA} serve `), 'docs/operators.md "Running in production" runs the compiled gateway with these flags');
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The build's peak memory at ten times the published scale is stated once, in BENCHMARKS.md, with the
- * command that measures it; the README points there. The command is run here as written, at a hundredth of
+ * command that measures it; the docs point there and quote no figure of their own. The command is run here as written, at a hundredth of
  * that scale (the full run takes minutes and a GiB), and must print the figure it promises.
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hraEnv, ROOT } from '../../support/run-hra.ts';
@@ -18,11 +18,13 @@ const dir = makeTempDir('hra-build-memory-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(`BENCHMARKS.md "${SECTION}"`, () => {
-  it('states one figure in MiB, and the README quotes none but points there', () => {
+  it('states one figure in MiB, and the docs quote none but point there', () => {
     assert.match(section, /\*\*\d+ MiB\*\* \([\d,]+ KiB;/);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    assert.ok(readme.split(SECTION).length - 1 >= 2, 'the README points to the section where it speaks of build memory');
-    assert.doesNotMatch(readme, /\b(776 MB|888 MiB|930 MiB|860 MiB)\b/);
+    const maintainers = readFileSync(join(ROOT, 'docs', 'maintainers.md'), 'utf8');
+    assert.ok(maintainers.split(SECTION).length - 1 >= 2, 'docs/maintainers.md points to the section where it speaks of build memory');
+    for (const file of ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => join('docs', name))]) {
+      assert.doesNotMatch(readFileSync(join(ROOT, file), 'utf8'), /\b(776 MB|888 MiB|930 MiB|860 MiB)\b/, file);
+    }
   });
 
   it('gives a command that prints the peak RSS of the build', { skip: existsSync('/usr/bin/time') ? false : 'no GNU time at /usr/bin/time' }, () => {

@@ -1,19 +1,19 @@
-/** STYLE 11 (Datasette's test_docs): the README's Configuration table documents every gateway setting. */
+/** STYLE 11 (Datasette's test_docs): the Configuration table of docs/operators.md documents every gateway setting. */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import { runHra } from '../support/run-hra.ts';
 
-/** A README cell as plain text: code spans lose their backticks. */
+/** A table cell as plain text: code spans lose their backticks. */
 function plain(cell: string): string {
   return cell.replace(/`([^`]*)`/g, '$1');
 }
 
-/** The rows of the first table under `## Configuration`, as cells keyed by the header row. */
+/** The rows of the first table under the `### Configuration` heading, as cells keyed by the header row. */
 function configurationTable(markdown: string): Array<Record<string, string>> {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith('Configuration\n'));
-  assert.ok(section, 'README has a "## Configuration" section');
+  const section = markdown.split(/^#{2,3} /m).find((part) => part.startsWith('Configuration\n'));
+  assert.ok(section, 'docs/operators.md has a "### Configuration" section');
   const rows = section.split('\n').filter((line) => line.startsWith('|'));
   const cells = (line: string) => line.slice(1, line.lastIndexOf('|')).split('|').map((cell) => cell.trim());
   const [header, separator, ...body] = rows;
@@ -22,8 +22,8 @@ function configurationTable(markdown: string): Array<Record<string, string>> {
   return body.map((line) => Object.fromEntries(cells(line).map((cell, index) => [names[index] ?? String(index), cell])));
 }
 
-describe('README configuration table', () => {
-  const rows = configurationTable(readFileSync('README.md', 'utf8'));
+describe('docs/operators.md configuration table', () => {
+  const rows = configurationTable(readFileSync('docs/operators.md', 'utf8'));
 
   it('has the columns setting, flag, environment, default, meaning', () => {
     assert.deepEqual(Object.keys(rows[0] ?? {}), ['setting', 'flag', 'environment', 'default', 'meaning']);
@@ -62,6 +62,6 @@ describe('README configuration table', () => {
 
   it('documents no setting the gateway does not have', () => {
     const names = new Set<string>(GATEWAY_SETTINGS.map((setting) => setting.name));
-    for (const row of rows) assert.ok(names.has(row.setting ?? ''), `README row ${row.setting} is a setting`);
+    for (const row of rows) assert.ok(names.has(row.setting ?? ''), `row ${row.setting} is a setting`);
   });
 });
