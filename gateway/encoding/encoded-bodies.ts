@@ -160,31 +160,34 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
     return entry;
   };
 
-  /** Compresses `body` into `entry`; `fits` says whether the form may be kept (prepare's budget). */
-  const compressInto = (forms: SnapshotForms, entry: Entry, body: Buffer | string, coding: ContentCoding, fits: (entry: Entry) => boolean = () => true): Promise<boolean> => {
+  /** Compresses `body` in `coding` for `entry`, marked pending until `keep` takes the outcome. */
+  const compress = (entry: Entry, body: Buffer | string, coding: ContentCoding): Promise<Buffer | { error: unknown }> => {
     entry.pending.add(coding);
-    return compressBody(typeof body === 'string' ? Buffer.from(body) : body, coding).then(
-      (compressed) => {
-        entry.pending.delete(coding);
-        // Kept only while its snapshot is served (or being prepared) and its entry was not evicted meanwhile;
-        // a form that saves nothing is not kept (the body goes as it is, and no second try is made while the entry lives).
-        if ((served !== forms && prepared !== forms) || !forms.lru.has(entry)) return false;
-        const form = compressed.length < Buffer.byteLength(body) ? compressed : null;
-        if (form !== null && !fits({ ...entry, forms: { ...entry.forms, [coding]: form } })) return false;
-        entry.forms[coding] = form;
-        // Set again, so the LRU counts the new bytes (and evicts others to make room).
-        forms.lru.set(entry, entrySize(entry));
-        makeRoom();
-        return true;
-      },
-      (error: unknown) => {
-        entry.pending.delete(coding);
-        entry.forms[coding] = null;
-        options.onError?.(error);
-        return false;
-      },
-    );
+    return compressBody(typeof body === 'string' ? Buffer.from(body) : body, coding).then((compressed) => compressed, (error: unknown) => ({ error }));
   };
+
+  /** Keeps a compression's outcome in `entry`; `fits` says whether the form may be kept (prepare's budget). */
+  const keep = (forms: SnapshotForms, entry: Entry, body: Buffer | string, coding: ContentCoding, outcome: Buffer | { error: unknown }, fits: (entry: Entry) => boolean = () => true): boolean => {
+    entry.pending.delete(coding);
+    if (!Buffer.isBuffer(outcome)) {
+      entry.forms[coding] = null;
+      options.onError?.(outcome.error);
+      return false;
+    }
+    // Kept only while its snapshot is served (or being prepared) and its entry was not evicted meanwhile;
+    // a form that saves nothing is not kept (the body goes as it is, and no second try is made while the entry lives).
+    if ((served !== forms && prepared !== forms) || !forms.lru.has(entry)) return false;
+    const form = outcome.length < Buffer.byteLength(body) ? outcome : null;
+    if (form !== null && !fits({ ...entry, forms: { ...entry.forms, [coding]: form } })) return false;
+    entry.forms[coding] = form;
+    // Set again, so the LRU counts the new bytes (and evicts others to make room).
+    forms.lru.set(entry, entrySize(entry));
+    makeRoom();
+    return true;
+  };
+
+  const compressInto = (forms: SnapshotForms, entry: Entry, body: Buffer | string, coding: ContentCoding): Promise<boolean> =>
+    compress(entry, body, coding).then((outcome) => keep(forms, entry, body, coding, outcome));
 
   const start = (forms: SnapshotForms, entry: Entry, body: Buffer | string, coding: ContentCoding) => {
     const tracked: Promise<void> = compressInto(forms, entry, body, coding).then(() => undefined).finally(() => inFlight.delete(tracked));
@@ -228,13 +231,32 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
     let skipped = 0;
     // A form is kept only while all the prepared forms fit the budget: one never evicts another.
     const fits = (entry: Entry) => forms.lru.calculatedSize - (forms.lru.peek(entry) ?? 0) + entrySize(entry) <= options.maxBytes;
-    const worker = async () => {
-      for (let job = jobs.shift(); job !== undefined && prepared === forms; job = jobs.shift()) {
-        if (await compressInto(forms, job.entry, job.body, job.coding, fits)) compressed++;
-        else skipped++;
-      }
-    };
-    await Promise.all(Array.from({ length: PREPARE_CONCURRENCY }, worker));
+    // PREPARE_CONCURRENCY compressions run at once, but their forms are kept in the order of the jobs, so which
+    // bodies fit the budget never depends on which compression ends first.
+    let running = 0;
+    const waiting: Array<() => void> = [];
+    const limited = <T>(task: () => Promise<T>): Promise<T> => new Promise<T>((resolve) => {
+      const go = () => {
+        running++;
+        void task().then(resolve).finally(() => {
+          running--;
+          waiting.shift()?.();
+        });
+      };
+      if (running < PREPARE_CONCURRENCY) go();
+      else waiting.push(go);
+    });
+    const outcomes = jobs.map((job) => limited(() => (prepared === forms ? compress(job.entry, job.body, job.coding) : Promise.resolve(undefined))));
+    let left = jobs.length;
+    for (const [index, job] of jobs.entries()) {
+      const outcome = await outcomes[index];
+      if (outcome === undefined) break;
+      left--;
+      if (keep(forms, job.entry, job.body, job.coding, outcome, fits)) compressed++;
+      else skipped++;
+    }
+    // A prepare replaced midway: its remaining jobs were never compressed, and no form stays pending.
+    for (const job of jobs.slice(jobs.length - left)) job.entry.pending.delete(job.coding);
     // The served snapshot itself prepared (at start, before anything listens): its forms are served now.
     if (prepared === forms && snapshot === options.servedSnapshot()) {
       if (served !== forms) served?.lru.clear();
@@ -242,7 +264,7 @@ export function createEncodedBodies(options: EncodedBodiesOptions): EncodedBodie
       prepared = undefined;
     }
     const used = process.cpuUsage(cpu);
-    return { compressed, reused, skipped: skipped + jobs.length, identityBytes, heldBytes: forms.lru.calculatedSize, ms: performance.now() - startedAt, cpuMs: (used.user + used.system) / 1000 };
+    return { compressed, reused, skipped: skipped + left, identityBytes, heldBytes: forms.lru.calculatedSize, ms: performance.now() - startedAt, cpuMs: (used.user + used.system) / 1000 };
   };
 
   return {
