@@ -57,8 +57,8 @@ describe('hra from a packed tarball, laid out as a global install', () => {
     symlinkSync('../lib/node_modules/home-repair-api/scripts/hra-bin.js', hra);
   });
 
-  it('holds the launcher, the sources, the compiled CLI with what it was compiled from, and the demo corpus, and no tests', () => {
-    for (const path of ['scripts/hra-bin.js', 'scripts/hra.ts', 'build/derive', 'dist/js/scripts/hra.js', 'dist/js/compile-manifest.json', 'corpus/manifest.json', 'package.json']) {
+  it('holds the launcher, the sources, the compiled CLI with what it was compiled from, the demo corpus and the docs the README links to, and no tests', () => {
+    for (const path of ['scripts/hra-bin.js', 'scripts/hra.ts', 'build/derive', 'dist/js/scripts/hra.js', 'dist/js/compile-manifest.json', 'corpus/manifest.json', 'package.json', 'README.md', 'docs/operators.md', 'docs/consumers.md', 'BENCHMARKS.md']) {
       assert.ok(files.some((file) => file === path || file.startsWith(`${path}/`)), `${path} is packed`);
     }
     assert.equal(files.filter((file) => file.startsWith('test/')).length, 0);
