@@ -18,11 +18,11 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** GET `path` of `url` on a connection of its own. */
-export function ask(url: string, path: string, headers: Record<string, string>): Promise<RawAnswer> {
+/** `method` (GET unless named) of `path` of `url` on a connection of its own; the body as sent, not decoded. */
+export function ask(url: string, path: string, headers: Record<string, string>, method = 'GET'): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, path, headers, agent: false }, (response) => {
+    const outgoing = request({ host: hostname, port, path, method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));

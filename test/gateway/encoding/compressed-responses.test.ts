@@ -4,30 +4,10 @@
  * they are, and the bytes-by-coding counter of the metrics port.
  */
 import * as assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ask, type RawAnswer } from '../../support/shared-cache-client.ts';
 import { GENEROUS_LIMITS, startTestGateway, type TestGateway } from '../../support/start-test-gateway.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function raw(url: string, path: string, headers: Record<string, string>, method = 'GET'): Promise<RawAnswer> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, path, method, headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 const decode = (answer: RawAnswer) => {
   const coding = answer.headers['content-encoding'];
@@ -45,15 +25,15 @@ describe('compressed responses', () => {
 
   /** Asks once (which starts the compression), waits for it, and asks again. */
   const stored = async (path: string, headers: Record<string, string>, method = 'GET') => {
-    await raw(gateway.url, path, headers, method);
+    await ask(gateway.url, path, headers, method);
     await gateway.gateway.encodings.settled();
-    return raw(gateway.url, path, headers, method);
+    return ask(gateway.url, path, headers, method);
   };
 
   for (const [path, key] of [['/openapi.json', undefined], ['/docs', undefined], ['/api/sample', undefined], ['/api/programs/alpha', 'commercial'], ['/api/programs/alpha?type=homeowner', 'commercial'], ['/api/programs/national', 'commercial']] as const) {
     it(`${path}: br and gzip decode to the identity bytes, with Content-Length, Vary and HEAD to match`, async () => {
       const keyHeader: Record<string, string> = key === undefined ? {} : { 'X-Api-Key': gateway.keys[key] };
-      const identity = await raw(gateway.url, path, { ...keyHeader, 'Accept-Encoding': 'identity' });
+      const identity = await ask(gateway.url, path, { ...keyHeader, 'Accept-Encoding': 'identity' });
       assert.equal(identity.status, 200);
       assert.equal(identity.headers['content-encoding'], undefined);
       for (const coding of ['br', 'gzip'] as const) {
@@ -63,7 +43,7 @@ describe('compressed responses', () => {
         assert.ok(answer.body.length < identity.body.length);
         assert.deepEqual(decode(answer), identity.body);
         assert.equal(answer.headers.vary, key === undefined ? 'Accept-Encoding' : 'X-Api-Key, Accept-Encoding');
-        const head = await raw(gateway.url, path, { ...keyHeader, 'Accept-Encoding': coding }, 'HEAD');
+        const head = await ask(gateway.url, path, { ...keyHeader, 'Accept-Encoding': coding }, 'HEAD');
         assert.equal(head.body.length, 0);
         for (const name of ['content-encoding', 'content-length', 'vary', 'etag', 'content-type']) assert.equal(head.headers[name], answer.headers[name], name);
       }
@@ -73,7 +53,7 @@ describe('compressed responses', () => {
 
   it('gives each coding its own strong ETag, and answers 304 only for the tag of the coding the request selects, carrying that tag', async () => {
     for (const path of ['/openapi.json', '/api/sample', '/api/dataset/schema', '/api/dataset/export-schema', '/docs']) {
-      const identity = await raw(gateway.url, path, { 'Accept-Encoding': 'identity' });
+      const identity = await ask(gateway.url, path, { 'Accept-Encoding': 'identity' });
       const tag = String(identity.headers.etag);
       const br = await stored(path, { 'Accept-Encoding': 'br' });
       const gzip = await stored(path, { 'Accept-Encoding': 'gzip' });
@@ -84,7 +64,7 @@ describe('compressed responses', () => {
         for (const ifNoneMatch of [held, `W/${held}`, `"other", ${held}`]) {
           for (const accept of ['br', 'gzip', 'identity'] as const) {
             const where = `${path} If-None-Match ${ifNoneMatch}, Accept-Encoding ${accept}`;
-            const again = await raw(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': ifNoneMatch });
+            const again = await ask(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': ifNoneMatch });
             assert.equal(again.headers.etag, tags[accept], `${where}: the tag of the representation selected`);
             assert.equal(again.headers.vary, 'Accept-Encoding');
             if (heldCoding === accept) {
@@ -102,15 +82,15 @@ describe('compressed responses', () => {
       }
       // A list naming several codings: the 304 carries the selected coding's tag, wherever the list has it.
       for (const accept of ['br', 'gzip', 'identity'] as const) {
-        const listed = await raw(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': `${tags.identity}, ${tags.gzip}, ${tags.br}` });
+        const listed = await ask(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': `${tags.identity}, ${tags.gzip}, ${tags.br}` });
         assert.equal(listed.status, 304, `${path} ${accept}`);
         assert.equal(listed.headers.etag, tags[accept], `${path} ${accept}: the selected coding's tag, not the list's first`);
-        const any = await raw(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': '*' });
+        const any = await ask(gateway.url, path, { 'Accept-Encoding': accept, 'If-None-Match': '*' });
         assert.equal(any.status, 304, `${path} * ${accept}`);
         assert.equal(any.headers.etag, tags[accept], `${path} * ${accept}`);
       }
       // A tag of another document, with a coding suffix, does not match.
-      assert.equal((await raw(gateway.url, path, { 'Accept-Encoding': 'br', 'If-None-Match': '"other-br"' })).status, 200);
+      assert.equal((await ask(gateway.url, path, { 'Accept-Encoding': 'br', 'If-None-Match': '"other-br"' })).status, 200);
     }
   });
 
@@ -135,7 +115,7 @@ describe('compressed responses', () => {
     const br = await stored('/openapi.json', { 'Accept-Encoding': 'br' });
     const afterBr = await counted();
     assert.ok(afterBr.br !== undefined && before.br !== undefined && afterBr.br - before.br >= br.body.length, 'br bytes counted');
-    const identity = await raw(gateway.url, '/openapi.json', { 'Accept-Encoding': 'identity' });
+    const identity = await ask(gateway.url, '/openapi.json', { 'Accept-Encoding': 'identity' });
     const afterIdentity = await counted();
     assert.equal((afterIdentity.identity ?? 0) - (afterBr.identity ?? 0), identity.body.length);
     assert.equal(afterIdentity.br, afterBr.br);
