@@ -75,7 +75,9 @@ describe('a swap refused for want of descriptors', () => {
         await sleep(100);
         revision = await get(`${url}/api/sample`, agent).then((observed) => observed.revision, () => null);
       }
-      assert.match(serve.output.stderr, /dataset repointed \(retry \d+\): serving revision/);
+      // The log goes out through an asynchronous sink, so its line may reach us after the response does.
+      const retried = /dataset repointed \(retry \d+\): serving revision/;
+      await until('the retry logged', () => retried.test(serve.output.stderr), 10_000);
     } finally {
       for (const socket of sockets) socket.destroy();
       serve.child.kill('SIGTERM');
