@@ -5,7 +5,6 @@
  */
 import { MIMEType } from 'node:util';
 import { decodeHtml, decodePlainText } from './decode-html.ts';
-import { createPdfTextExtractor, type PdfTextExtractor } from './extract-pdf-text.ts';
 import { htmlVisibleText } from './html-visible-text.ts';
 import { normalizeForMatch } from './normalize-for-match.ts';
 import { countUnreadablePages } from './unreadable-text-layer.ts';
@@ -28,19 +27,6 @@ export type PageText =
    */
   | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string; unreadable?: string }
   | { kind: 'inconclusive'; format: 'html' | 'pdf' | 'text' | 'other'; reason: string };
-
-/** Limits for extraction; the PDF ones apply when no `pdfExtractor` is given. */
-export interface ExtractOptions {
-  /** Longest one PDF may take (default 20000 ms). */
-  pdfTimeoutMs?: number;
-  /** Heap cap of the PDF worker thread, in MiB (default 256). */
-  pdfMaxHeapMb?: number;
-  /**
-   * Workers to read PDFs on, kept across pages (createPdfTextExtractor; the caller closes it). Without one a
-   * worker thread is started for this PDF and terminated after it, which costs pdf.js's start-up each time.
-   */
-  pdfExtractor?: PdfTextExtractor;
-}
 
 /** 5 MiB: an HTML page larger than this is not a program page a person reads. */
 export const HTML_CAP_BYTES = 5 * 1024 * 1024;
@@ -109,7 +95,7 @@ function mebibytes(bytes: number): string {
  * layer, is damaged, encrypted, too slow or too large in memory; the text is empty; or an HTML page with
  * scripts shows fewer than SHELL_TEXT_CHARS normalized characters.
  */
-export async function extractPageText(page: FetchedPage, options: ExtractOptions = {}): Promise<PageText> {
+export async function extractPageText(page: FetchedPage): Promise<PageText> {
   const mime = parseContentType(page.contentType);
   const declared = declaredFormat(mime);
   if (declared === 'other') return { kind: 'inconclusive', format: 'other', reason: `unsupported content type ${mime!.essence}` };
@@ -125,7 +111,7 @@ export async function extractPageText(page: FetchedPage, options: ExtractOptions
     return { kind: 'inconclusive', format, reason: `${format} over ${mebibytes(cap)} cap` };
   }
   const charset = mime?.params.get('charset') ?? undefined;
-  if (format === 'pdf') return readPdf(page.body, options);
+  if (format === 'pdf') return readPdf(page.body);
   const decoded = format === 'text' ? decodePlainText(page.body, charset) : decodeHtml(page.body, charset);
   if (decoded.kind === 'unreadable') return { kind: 'inconclusive', format, reason: decoded.reason };
   if (format === 'text') return settle('text', decoded.text, false);
@@ -159,19 +145,20 @@ function settle(format: Format, text: string, hasScript: boolean): PageText {
   return { kind: 'text', format, text };
 }
 
-async function readPdf(body: Uint8Array, options: ExtractOptions): Promise<PageText> {
-  const extractor = options.pdfExtractor ?? createPdfTextExtractor({ timeoutMs: options.pdfTimeoutMs, maxHeapMb: options.pdfMaxHeapMb });
-  try {
-    const answer = await extractor.extract(body);
-    if (!answer.ok) return { kind: 'inconclusive', format: 'pdf', reason: answer.reason };
-    const text = answer.pages.join('\n\f\n');
-    // A scan: pages drawn as images, no text layer to search.
-    if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
-    // Broken ToUnicode maps: a quote missing there says nothing about the printed page, one found there is found.
-    const { withText, unreadable } = countUnreadablePages(answer.pages);
-    if (unreadable === 0) return { kind: 'text', format: 'pdf', text };
-    return { kind: 'text', format: 'pdf', text, unreadable: `pdf text layer unreadable on ${unreadable} of ${withText} pages (broken font encoding)` };
-  } finally {
-    if (options.pdfExtractor === undefined) await extractor.close();
-  }
+/**
+ * Reads the PDF on this thread: whoever extracts untrusted pages runs this whole function where a bomb can
+ * only kill a child process (create-page-text-extractor.ts). pdf.js is loaded on the first PDF, so that
+ * what only needs capFor (the fetcher) never loads it.
+ */
+async function readPdf(body: Uint8Array): Promise<PageText> {
+  const { readPdfPages } = await import('./read-pdf-pages.ts');
+  const answer = await readPdfPages(body);
+  if (!answer.ok) return { kind: 'inconclusive', format: 'pdf', reason: answer.reason };
+  const text = answer.pages.join('\n\f\n');
+  // A scan: pages drawn as images, no text layer to search.
+  if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
+  // Broken ToUnicode maps: a quote missing there says nothing about the printed page, one found there is found.
+  const { withText, unreadable } = countUnreadablePages(answer.pages);
+  if (unreadable === 0) return { kind: 'text', format: 'pdf', text };
+  return { kind: 'text', format: 'pdf', text, unreadable: `pdf text layer unreadable on ${unreadable} of ${withText} pages (broken font encoding)` };
 }

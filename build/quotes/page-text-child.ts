@@ -7,12 +7,12 @@
 import { extractPageText } from './extract-page-text.ts';
 import { judgePageText } from './judge-page-text.ts';
 import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
-import { readPdfPages } from './read-pdf-pages.ts';
+// Loaded before `ready`, so a child's first PDF does not pay for pdf.js (extractPageText loads it on first use).
+import './read-pdf-pages.ts';
 
 const send = (reply: PageTextReply) => process.send!(reply);
 // The parent may go without killing this process (SIGKILL, a crash): the closed channel is the sign.
 process.on('disconnect', () => process.exit(0));
-const pdfExtractor = { extract: readPdfPages, close: async () => {} };
 // One page at a time, in order: the parent may hand over the next page while this one is read.
 let queue = Promise.resolve();
 process.on('message', (request: PageTextRequest) => {
@@ -24,7 +24,7 @@ async function answer(request: PageTextRequest): Promise<void> {
   // The structured clone hands a Buffer back as a Buffer; a plain view keeps extractPageText's input as typed.
   const page = { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType, complete };
   try {
-    const text = await extractPageText(page, { pdfExtractor });
+    const text = await extractPageText(page);
     send({ kind: 'answer', id: request.id, text: text.kind === 'text' && request.quotes !== undefined ? judgePageText(text, request.quotes) : text });
   } catch (error) {
     send({ kind: 'answer', id: request.id, text: { kind: 'inconclusive', format: 'other', reason: `page extraction failed (${(error as Error).message})`.toLowerCase() } });

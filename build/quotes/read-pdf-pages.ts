@@ -1,10 +1,12 @@
 /**
- * Reads one PDF's text layer with pdf.js, page by page: the work itself, free of where it runs (the worker
- * thread of extract-pdf-text.ts calls it), so that whatever isolates untrusted PDFs can call the same code.
+ * Reads one PDF's text layer with pdf.js, page by page: the work itself, free of where it runs (the page-text
+ * child process of create-page-text-extractor.ts, through extractPageText).
  */
 import { fileURLToPath } from 'node:url';
 import { joinPdfTextItems } from './join-pdf-text-items.ts';
-import type { PdfWorkerAnswer } from './pdf-worker-protocol.ts';
+
+/** The text of each page, or why there is none. */
+export type PdfPagesAnswer = { ok: true; pages: string[] } | { ok: false; reason: string };
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // The predefined CMaps pdfjs-dist ships (cmaps/ beside build/ and legacy/), as pdf.js reads them in Node:
@@ -12,7 +14,7 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')));
 
 /** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
-export async function readPdfPages(data: Uint8Array): Promise<PdfWorkerAnswer> {
+export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
   const task = pdfjs.getDocument({
     data,
     // No code generation from the file, no fonts loaded, no network: only the text layer is wanted.

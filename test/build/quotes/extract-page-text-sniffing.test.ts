@@ -3,9 +3,8 @@
  * text/html or text/plain is read as a PDF, and a page in the `replacement` encoding is inconclusive.
  */
 import * as assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { extractPageText, HTML_CAP_BYTES, type FetchedPage } from '../../../build/quotes/extract-page-text.ts';
-import { createPdfTextExtractor } from '../../../build/quotes/extract-pdf-text.ts';
 import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
 import { makeTestPdf } from '../../support/make-test-pdf.ts';
 
@@ -15,13 +14,11 @@ const page = (body: string | Uint8Array, contentType: string | null, complete = 
 });
 
 describe('extractPageText: a PDF served as text', () => {
-  const extractor = createPdfTextExtractor({ timeoutMs: 60_000 });
-  after(() => extractor.close());
 
   for (const contentType of ['text/html', 'text/html; charset=utf-8', 'text/plain']) {
     it(`a PDF served as ${contentType} is read as a PDF`, async () => {
       const pdf = await makeTestPdf({ kind: 'text', pages: [['Roof Repair Grant'], [QUOTE]] });
-      const result = await extractPageText(page(pdf, contentType), { pdfExtractor: extractor });
+      const result = await extractPageText(page(pdf, contentType));
       assert.equal(result.format, 'pdf', JSON.stringify(result).slice(0, 300));
       assert.ok(result.kind === 'text' && quoteOccursIn(QUOTE, result.text));
     });
@@ -29,7 +26,7 @@ describe('extractPageText: a PDF served as text', () => {
 
   it('a newline before the signature (a script that printed one) still reads as a PDF', async () => {
     const pdf = await makeTestPdf({ kind: 'text', pages: [[QUOTE]] });
-    const result = await extractPageText(page(Uint8Array.from([0x0a, 0x0d, 0x0a, ...pdf]), 'text/html'), { pdfExtractor: extractor });
+    const result = await extractPageText(page(Uint8Array.from([0x0a, 0x0d, 0x0a, ...pdf]), 'text/html'));
     assert.equal(result.format, 'pdf');
   });
 

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { capFor, extractPageText, HTML_CAP_BYTES, PDF_CAP_BYTES, type FetchedPage, type PageText } from '../../../build/quotes/extract-page-text.ts';
-import { createPdfTextExtractor } from '../../../build/quotes/extract-pdf-text.ts';
 import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
 import { helveticaWithToUnicode, makeOnePagePdf } from '../../support/make-raw-pdf.ts';
 import { makeTestPdf } from '../../support/make-test-pdf.ts';
@@ -224,65 +223,52 @@ describe('extractPageText: plain text and unknown types', () => {
 });
 
 describe('extractPageText: PDF', () => {
-  const extractor = createPdfTextExtractor({ timeoutMs: 60_000 });
-  after(() => extractor.close());
 
   it('the quote in the text layer, drawn over two lines', async () => {
     const pdf = await makeTestPdf({ kind: 'text', pages: [['Roof Repair Grant Program'], ['Homeowners can receive grants of up to', '$10,000 for roof repairs.']] });
-    for (const options of [{}, { pdfExtractor: extractor }]) {
-      const result = await extractPageText(page(pdf, 'application/pdf'), options);
-      assert.equal(result.format, 'pdf');
-      assert.ok(quoteOccursIn(QUOTE, textOf(result)), textOf(result));
-    }
+    const result = await extractPageText(page(pdf, 'application/pdf'));
+    assert.equal(result.format, 'pdf');
+    assert.ok(quoteOccursIn(QUOTE, textOf(result)), textOf(result));
   });
 
   it('typographic apostrophes and accents in the text layer (WinAnsi)', async () => {
     const pdf = await makeTestPdf({ kind: 'text', pages: [[CAFE_QUOTE]] });
-    assert.ok(quoteOccursIn("The Cafe\u0301 Program pays homeowners' roof repairs up to $10,000.", textOf(await extractPageText(page(pdf, 'application/pdf'), { pdfExtractor: extractor }))));
+    assert.ok(quoteOccursIn("The Cafe\u0301 Program pays homeowners' roof repairs up to $10,000.", textOf(await extractPageText(page(pdf, 'application/pdf')))));
   });
 
   it('a PDF served as application/octet-stream is sniffed as a PDF', async () => {
     const pdf = await makeTestPdf({ kind: 'text', pages: [[QUOTE]] });
-    const result = await extractPageText(page(pdf, 'application/octet-stream'), { pdfExtractor: extractor });
+    const result = await extractPageText(page(pdf, 'application/octet-stream'));
     assert.equal(result.format, 'pdf');
     assert.ok(quoteOccursIn(QUOTE, textOf(result)));
   });
 
   it('a scan (pages drawn as images only) has no text layer', async () => {
     const pdf = await makeTestPdf({ kind: 'image-only' });
-    assert.deepEqual(await extractPageText(page(pdf, 'application/pdf'), { pdfExtractor: extractor }), { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' });
+    assert.deepEqual(await extractPageText(page(pdf, 'application/pdf')), { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' });
   });
 
   it('a text layer of broken ligatures (fi read as U+001C) is unreadable, the same layer mapped right is read', async () => {
     // Code 0x86 drawn where the page shows `fi`; a code under 0x20 would not do, as pdf.js reads those as spaces.
     const content = 'BT /F1 12 Tf 54 720 Td (The signi\\206er of each program certi\\206es the \\206nal grant: up to $10,000.) Tj ET';
     const broken = makeOnePagePdf(content, '/F1 5 0 R', helveticaWithToUnicode(['<86> <001C>']));
-    const read = await extractPageText(page(broken, 'application/pdf'), { pdfExtractor: extractor });
+    const read = await extractPageText(page(broken, 'application/pdf'));
     // The text is kept, for a quote it does hold; the note makes a quote it lacks inconclusive (check-quotes.ts).
     assert.equal(read.kind === 'text' && read.unreadable, 'pdf text layer unreadable on 1 of 1 pages (broken font encoding)');
     assert.ok(quoteOccursIn('up to $10,000', textOf(read)));
     const mapped = makeOnePagePdf(content, '/F1 5 0 R', helveticaWithToUnicode(['<86> <00660069>']));
-    assert.ok(quoteOccursIn('certifies the final grant: up to $10,000', textOf(await extractPageText(page(mapped, 'application/pdf'), { pdfExtractor: extractor }))));
+    assert.ok(quoteOccursIn('certifies the final grant: up to $10,000', textOf(await extractPageText(page(mapped, 'application/pdf')))));
   });
 
   it('a damaged PDF', async () => {
-    const result = await extractPageText(page('%PDF-1.7\nthis is not a PDF body', 'application/pdf'), { pdfExtractor: extractor });
+    const result = await extractPageText(page('%PDF-1.7\nthis is not a PDF body', 'application/pdf'));
     assert.deepEqual(result, { kind: 'inconclusive', format: 'pdf', reason: 'pdf is damaged (invalid structure)' });
   });
 
   it('a truncated PDF (half its bytes)', async () => {
     const pdf = await makeTestPdf({ kind: 'text', pages: [[QUOTE]] });
-    const result = await extractPageText(page(pdf.subarray(0, pdf.length >> 1), 'application/pdf'), { pdfExtractor: extractor });
+    const result = await extractPageText(page(pdf.subarray(0, pdf.length >> 1), 'application/pdf'));
     assert.equal(result.kind === 'inconclusive' || !quoteOccursIn(QUOTE, result.text), true, JSON.stringify(result));
-  });
-
-  it('a PDF that does not finish in time is inconclusive, and its worker is stopped', async () => {
-    const slow = await makeTestPdf({ kind: 'slow', operations: 2_000_000 });
-    const started = Date.now();
-    const result = await extractPageText(page(slow, 'application/pdf'), { pdfTimeoutMs: 1000 });
-    assert.deepEqual(result, { kind: 'inconclusive', format: 'pdf', reason: 'pdf extraction timed out after 1000 ms' });
-    // Well before the page would have finished (tens of seconds): the limit, not the PDF, ended it.
-    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   });
 });
 
