@@ -80,6 +80,8 @@ describe('Host header (RFC 9112 3.2)', () => {
         assert.equal(answer.headers.get('cache-control'), 'no-store');
         assert.equal(answer.headers.get('connection'), 'close');
         assert.equal(answer.headers.has('x-dataset-revision'), false, 'errors omit X-Dataset-Revision (spec 7)');
+        // Refused before any operation is chosen, so before metering: no window to state (the OpenAPI 400 says so).
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'vary']) assert.equal(answer.headers.has(name), false, name);
       });
     }
 
