@@ -1,0 +1,132 @@
+/**
+ * `hra verify --archive` and `hra archive prune` end to end: the real CLI on a corpus whose evidence lines name
+ * records of an archive written by the archive's own writer (weekly runs), built into a real snapshot.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openArchiveIndex } from '../../build/archive/archive-index.ts';
+import { archiveRun } from '../support/evidence-archive-fixture.ts';
+import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
+import { lastJsonLine, lastLine, runHra, stderrLines } from '../support/run-hra.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+const work = makeTempDir('hra-archive-commands-');
+let made = 0;
+const URLS = ['http://same.test/program', 'http://moving.test/program'];
+
+/** A corpus beside its archive (the default layout), three weekly runs ending now, and a built snapshot. */
+async function archivedCorpus() {
+  const dir = join(work, `case-${++made}`);
+  const corpus = writeLinkTestCorpus(join(dir, 'corpus'), { extraUrls: URLS });
+  const archive = join(dir, 'archive');
+  const now = Date.now();
+  for (let n = 0; n < 3; n++) {
+    await archiveRun(archive, corpus, new Date(now - (2 - n) * 7 * 86_400_000 - 3_600_000), [
+      { url: URLS[0]!, body: '<p>Grants up to $5,000.</p>' },
+      { url: URLS[1]!, body: `<p>Week ${n}</p>`, hops: 1 },
+    ], 7000 + n);
+  }
+  const build = runHra(['build', '--corpus', corpus, '--out', join(dir, 'dist')]);
+  assert.equal(build.status, 0, build.stderr);
+  return { dir, corpus, archive, snapshot: join(dir, 'dist', `${lastLine(build.stdout)}.sqlite`) };
+}
+
+function warcFiles(archive: string): string[] {
+  return (readdirSync(join(archive, 'warc'), { recursive: true }) as string[]).filter((name) => name.endsWith('.warc.gz')).sort();
+}
+
+function indexRows(archive: string): number {
+  const index = openArchiveIndex(archive, { readonly: true });
+  try {
+    return (index.database.prepare('SELECT COUNT(*) AS n FROM records').get() as { n: number }).n;
+  } finally {
+    index.close();
+  }
+}
+
+describe('hra verify --archive', () => {
+  it('passes on the archive the evidence names, and fails naming each record missing or wrong', async () => {
+    const { corpus, archive, snapshot } = await archivedCorpus();
+    const ok = runHra(['verify', snapshot, '--corpus', corpus, '--archive', archive, '--json']);
+    assert.equal(ok.status, 0, ok.stderr);
+    const summary = lastJsonLine(ok) as { archive: { archived: number; records: number; problems: string[]; notArchived: number } };
+    assert.equal(summary.archive.archived, 6);
+    assert.deepEqual(summary.archive.problems, []);
+    assert.ok(summary.archive.notArchived > 0, 'the corpus\'s older lines have no record');
+    assert.match(ok.stderr, /^archive: \d+ evidence lines, 6 name a record \(6 records, 4 payloads hashed\), \d+ not archived, 0 pruned$/m);
+
+    // Damage the latest run's response of the moving page, and delete the oldest file.
+    const files = warcFiles(archive);
+    const index = openArchiveIndex(archive, { readonly: true });
+    const latest = index.database.prepare("SELECT record_id AS recordId, file, offset, length FROM records WHERE type = 'response' AND target_uri = ? ORDER BY warc_date DESC LIMIT 1")
+      .get(URLS[1]) as { recordId: string; file: string; offset: number; length: number };
+    index.close();
+    assert.equal(latest.file, `warc/${files.at(-1)!}`);
+    const bytes = readFileSync(join(archive, latest.file));
+    bytes[latest.offset + Math.floor(latest.length / 2)]! ^= 0xff;
+    writeFileSync(join(archive, latest.file), bytes);
+    rmSync(join(archive, 'warc', files[0]!));
+    const failed = runHra(['verify', snapshot, '--corpus', corpus, '--archive', archive]);
+    assert.equal(failed.status, 1, failed.stderr);
+    const lines = stderrLines(failed);
+    assert.match(lines.at(-1)!, new RegExp(`^hra: verify failed: ${archive}: archive: \\d+ records? missing or wrong \\(listed above\\)$`));
+    const named = lines.filter((line) => / record <urn:uuid:[0-9a-f-]+>: /.test(line));
+    assert.ok(named.some((line) => line.startsWith(`warc/${files[0]!} record `) && line.endsWith('file is missing')), named.join('\n'));
+    assert.ok(named.some((line) => line.startsWith(`${latest.file} record ${latest.recordId}: `)), named.join('\n'));
+  });
+
+  it('refuses a missing archive on one line, before any work (no corpus is loaded)', () => {
+    const run = runHra(['verify', 'package.json', '--corpus', 'corpus', '--archive', join(work, 'no-archive'), '--json']);
+    assert.equal(run.status, 1);
+    assert.deepEqual(stderrLines(run), [`hra: --archive ${join(work, 'no-archive')}: WARC archive folder not found`]);
+    assert.equal(lastJsonLine(run).ok, false);
+  });
+});
+
+describe('hra archive prune', () => {
+  it('--dry-run removes nothing; a prune keeps what the evidence rests on, after which verify --archive passes', async () => {
+    const { corpus, archive, snapshot } = await archivedCorpus();
+    const files = warcFiles(archive);
+    const rows = indexRows(archive);
+    const dry = runHra(['archive', 'prune', '--archive', archive, '--keep-weeks', '0', '--dry-run']);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.match(lastLine(dry.stdout), /^would remove 12 records written before \S+ from 3 files \([\d.]+ MiB\); kept 6: 0 within the window, 2 named by evidence, 1 repeated by a kept revisit, 3 requests of kept records$/);
+    assert.deepEqual(warcFiles(archive), files);
+    assert.equal(indexRows(archive), rows);
+
+    // The default --corpus: `corpus` beside the archive.
+    const pruned = runHra(['archive', 'prune', '--archive', archive, '--keep-weeks', '0', '--json']);
+    assert.equal(pruned.status, 0, pruned.stderr);
+    const summary = lastJsonLine(pruned) as { ok: boolean; removedRecords: number; keptRecords: number; corpus: string; files: Array<{ action: string }> };
+    assert.equal(Object.keys(summary)[0], 'ok', 'the --json success shape');
+    assert.equal(summary.ok, true);
+    assert.equal(summary.corpus, corpus);
+    assert.equal(summary.removedRecords, 12);
+    assert.equal(indexRows(archive), rows - 12);
+    assert.ok(summary.files.some((file) => file.action === 'rewritten'), JSON.stringify(summary.files));
+    const verified = runHra(['verify', snapshot, '--corpus', corpus, '--archive', archive]);
+    assert.equal(verified.status, 0, verified.stderr);
+    assert.match(verified.stderr, /^archive: .* 3 pruned$/m);
+  });
+
+  const BAD: Array<[string, string[], RegExp]> = [
+    ['a missing archive', ['--archive', '{work}/none', '--keep-weeks', '4'], /^hra: --archive \S+\/none: WARC archive folder not found$/],
+    ['a folder without an index', ['--archive', '{work}/empty', '--keep-weeks', '4'], /^hra: --archive \S+\/empty: no index\.sqlite in it: not an evidence archive$/],
+    ['--keep-weeks not a whole number', ['--archive', '{work}/empty', '--keep-weeks', '2.5'], /^hra: --keep-weeks "2\.5": must be a whole number of weeks, 0 or more$/],
+    ['--keep-weeks negative', ['--archive', '{work}/empty', '--keep-weeks', '-1'], /^hra: --keep-weeks "-1": must be a whole number of weeks, 0 or more$/],
+    ['a missing --keep-weeks', ['--archive', '{work}/empty'], /^hra: required option '--keep-weeks <n>' not specified$/],
+  ];
+  for (const [name, args, expected] of BAD) {
+    it(`refuses ${name} on one hra: line (and a --json failure object)`, () => {
+      mkdirSync(join(work, 'empty'), { recursive: true });
+      const run = runHra(['archive', 'prune', ...args.map((arg) => arg.replace('{work}', work)), '--json']);
+      assert.equal(run.status, 1, run.stderr);
+      const lines = stderrLines(run);
+      assert.equal(lines.length, 1, run.stderr);
+      assert.match(lines[0]!, expected);
+      assert.equal(lastJsonLine(run).ok, false);
+    });
+  }
+});
