@@ -125,6 +125,23 @@ describe('pruneArchive', () => {
     assert.ok(!warcFiles(archive).some((name) => name.endsWith('.open')));
   });
 
+  it('leaves a file as it was when a record written since the plan repeats one of its expired records', async () => {
+    const { archive, corpus, runs } = await fourWeeks();
+    const index = openArchiveIndex(archive);
+    const plan = await planArchivePrune(index.database, corpus, new Date(week(3).getTime() - 1).toISOString());
+    const week0 = plan.files.find((file) => file.file.includes('-5000-'))!;
+    // A links check running beside the prune meets week 0's `moving` page again: its revisit repeats an expired response.
+    const late = await archiveRun(archive, join(work, `late-${made}`), week(4), [{ url: 'http://moving.test/program', body: '<p>Week 0</p>' }], 5009);
+    assert.equal(late[0]!.responseType, 'revisit');
+    const applied = applyFilePrune(week0, { archiveDir: archive, db: index.database, replacementName: (old) => old.replace(/\.warc\.gz$/, '-kept.warc.gz') });
+    assert.equal(applied.action, 'skipped');
+    assert.match(applied.reason ?? '', new RegExp(`repeats ${runs[0]![1]!.responseRecordId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(index.byRecordId(runs[0]![1]!.responseRecordId), 'the repeated response stays indexed');
+    index.close();
+    assert.ok(existsSync(join(archive, week0.file)));
+    assert.ok(!existsSync(join(archive, PRUNE_JOURNAL)));
+  });
+
   it('a prune killed after writing the new file but before the index moved: the next one undoes it, losing nothing', async () => {
     const { archive, corpus } = await fourWeeks();
     const index = openArchiveIndex(archive);
