@@ -1,15 +1,18 @@
 /**
  * `hra verify --archive` and `hra archive prune` end to end: the real CLI on a corpus whose evidence lines name
- * records of an archive written by the archive's own writer (weekly runs), built into a real snapshot.
+ * records of an archive written by the archive's own writer (weekly runs, dated at will), and on the archive of
+ * two real `hra links check` runs through the loopback fixture proxy; each corpus built into a real snapshot.
  */
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex } from '../../build/archive/archive-index.ts';
 import { archiveRun } from '../support/evidence-archive-fixture.ts';
+import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
-import { lastJsonLine, lastLine, runHra, stderrLines } from '../support/run-hra.ts';
+import { lastJsonLine, lastLine, runHra, runHraAsync, stderrLines } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const work = makeTempDir('hra-archive-commands-');
@@ -129,4 +132,57 @@ describe('hra archive prune', () => {
       assert.equal(lastJsonLine(run).ok, false);
     });
   }
+});
+
+describe('on the archive of a real links check (through the loopback fixture proxy)', () => {
+  let fixture: LinkFixture;
+  before(async () => {
+    fixture = await startLinkFixture();
+  });
+  after(() => fixture.close());
+
+  it('verify --archive passes on a fresh archive, fails naming an edited payload\'s record; a prune keeps every bound record and verify still passes', async () => {
+    const dir = join(work, `links-${++made}`);
+    const urls = ['http://pages.test/program-a', 'http://redirects.test/redirect/2/program-b', 'http://dead.test/missing', 'http://pages.test/'];
+    const corpus = writeLinkTestCorpus(join(dir, 'corpus'), { extraUrls: urls });
+    const archive = join(dir, 'archive');
+    const check = (at: string) => runHraAsync(['links', 'check', '--corpus', corpus, '--at', at, '--max-age-days', '1', '--host-interval-ms', '0', '--timeout-ms', '3000', '--retries', '0', '--no-quotes', '--proxy', fixture.proxyUrl, ...urls.flatMap((url) => ['--url', url])]);
+    for (const at of ['2026-11-13T06:00:00Z', '2026-11-20T06:00:00Z']) {
+      const run = await check(at);
+      assert.equal(run.status, 0, run.stderr);
+    }
+    const lines = readFileSync(join(corpus, 'evidence/link-checks.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; warcRecordId?: string });
+    const archived = lines.filter((line) => line.warcRecordId !== undefined);
+    assert.equal(archived.length, urls.length * 2, 'every attempt of both runs names its record');
+    const build = runHra(['build', '--corpus', corpus, '--out', join(dir, 'dist')]);
+    assert.equal(build.status, 0, build.stderr);
+    const snapshot = join(dir, 'dist', `${lastLine(build.stdout)}.sqlite`);
+    const verify = () => runHra(['verify', snapshot, '--corpus', corpus, '--archive', archive, '--json']);
+    const fresh = verify();
+    assert.equal(fresh.status, 0, fresh.stderr);
+    assert.deepEqual((lastJsonLine(fresh).archive as { problems: string[] }).problems, []);
+
+    // Prune everything a window of 0 weeks allows: the bound records stay and verify still passes.
+    const pruned = runHra(['archive', 'prune', '--archive', archive, '--keep-weeks', '0', '--json']);
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.ok((lastJsonLine(pruned).removedRecords as number) > 0, pruned.stdout);
+    const after = verify();
+    assert.equal(after.status, 0, after.stderr);
+
+    // Edit the payload of the latest attempt of program-a (re-compressed, index adjusted): verify names its record.
+    const latest = archived.filter((line) => line.url === urls[0]).at(-1)!.warcRecordId!;
+    const index = openArchiveIndex(archive);
+    let row = index.byRecordId(latest)!;
+    if (row.type === 'revisit') row = index.byRecordId(row.refersTo!)!;
+    const bytes = readFileSync(join(archive, row.file));
+    const member = gunzipSync(bytes.subarray(row.offset, row.offset + row.length));
+    const edited = gzipSync(Buffer.from(member.toString('latin1').replace('Apply now.', 'Apply never'), 'latin1'));
+    writeFileSync(join(archive, row.file), Buffer.concat([bytes.subarray(0, row.offset), edited, bytes.subarray(row.offset + row.length)]));
+    index.database.prepare('UPDATE records SET offset = offset + ? WHERE file = ? AND offset > ?').run(edited.length - row.length, row.file, row.offset);
+    index.database.prepare('UPDATE records SET length = ? WHERE record_id = ?').run(edited.length, row.recordId);
+    index.close();
+    const failed = verify();
+    assert.equal(failed.status, 1, failed.stderr);
+    assert.ok(stderrLines(failed).some((line) => line.startsWith(`${row.file} record ${row.recordId}: payload sha256 `)), failed.stderr);
+  });
 });
