@@ -114,6 +114,16 @@ describe('hra archive prune', () => {
     assert.match(verified.stderr, /^archive: .* 3 pruned$/m);
   });
 
+  it('refuses an evidence line it cannot read on one hra: line naming file and line, pruning nothing', () => {
+    const dir = join(work, `bad-line-${++made}`);
+    openArchiveIndex(join(dir, 'archive')).close();
+    mkdirSync(join(dir, 'corpus', 'evidence'), { recursive: true });
+    writeFileSync(join(dir, 'corpus', 'evidence', 'link-checks.ndjson'), '{"url": "http://a.test/", "checkedAt": "2026-11-20"}\n{"url": \n');
+    const run = runHra(['archive', 'prune', '--archive', join(dir, 'archive'), '--keep-weeks', '0']);
+    assert.equal(run.status, 1, run.stderr);
+    assert.deepEqual(stderrLines(run).map((line) => line.replace(/ \(.*\)$/, '')), [`hra: ${join(dir, 'corpus', 'evidence', 'link-checks.ndjson')}:2: not a JSON line`]);
+  });
+
   const BAD: Array<[string, string[], RegExp]> = [
     ['a missing archive', ['--archive', '{work}/none', '--keep-weeks', '4'], /^hra: --archive \S+\/none: WARC archive folder not found$/],
     ['a folder without an index', ['--archive', '{work}/empty', '--keep-weeks', '4'], /^hra: --archive \S+\/empty: no index\.sqlite in it: not an evidence archive$/],
