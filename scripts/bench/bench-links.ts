@@ -12,12 +12,15 @@ import { visitCitations } from '../../build/links/visit-citations.ts';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
 import { createBenchQuotePages, PDF_SHARE } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';
+import { measureArchive, type ArchiveFigures } from './measure-archive.ts';
 import { hraCommand, run, runWithPeakRss } from './measure-build.ts';
 
 /** The run's settings, as `hra links check` flags (the fixture's latency is the other half). */
 const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-interval-ms', '10', '--timeout-ms', '15000', '--retries', '2'];
 const FIXTURE_DELAY_MS = 20;
 const AT = '2026-11-23T06:00:00Z';
+/** The second archive week: seven days on, the fixture serving the very same pages. */
+const AT_WEEK_2 = '2026-11-30T06:00:00Z';
 
 /** One measured `links check` run. */
 interface LinksRun {
@@ -33,6 +36,8 @@ interface LinksRun {
   progressRssMb: number[];
   /** Quote checks made, by outcome (empty for a `--no-quotes` run). */
   quoteOutcomes: Record<string, number>;
+  /** The run's archive (its own folder; the second week's is the first week's, measured after). */
+  archive: ArchiveFigures;
 }
 
 /** Runs the phase and returns its Markdown section. */
@@ -53,13 +58,18 @@ export async function benchLinks(root: string, work: string, scale: number, comm
   const quoteEvidence = join(corpus, 'evidence/quote-checks.ndjson');
   const pristine = readFileSync(evidence);
 
-  const measure = async (label: string, only: readonly string[] | undefined, quotes: boolean): Promise<LinksRun> => {
-    writeFileSync(evidence, pristine); // every run starts from the same corpus
-    writeFileSync(quoteEvidence, '');
+  let archives = 0;
+  const measure = async (label: string, only: readonly string[] | undefined, quotes: boolean, week: { at: string; archive: string | false } | undefined = undefined): Promise<LinksRun> => {
+    // Every run starts from the same corpus and a new archive, but the second week, which continues the first.
+    if (week === undefined || week.archive === false) {
+      writeFileSync(evidence, pristine);
+      writeFileSync(quoteEvidence, '');
+    }
+    const archive = week === undefined ? join(work, `links-archive-${++archives}`) : week.archive;
     const fixture = await startLinkFixture({ delayMs: FIXTURE_DELAY_MS, log: false, answer: pages.answer });
     try {
       const args = [
-        ...hra, 'links', 'check', '--corpus', corpus, '--at', AT, '--max-age-days', '0', '--proxy', fixture.proxyUrl, ...CHECK_FLAGS,
+        ...hra, 'links', 'check', '--corpus', corpus, '--at', week?.at ?? AT, '--max-age-days', '0', '--proxy', fixture.proxyUrl, ...CHECK_FLAGS, ...(archive === false ? ['--no-archive'] : ['--archive', archive]),
         ...(quotes ? [] : ['--no-quotes']), '--json',
       ];
       const measured = await runWithPeakRss([...args, ...(only ?? []).flatMap((url) => ['--url', url])], root, progress);
@@ -78,6 +88,7 @@ export async function benchLinks(root: string, work: string, scale: number, comm
         outcomes: summary.outcomes,
         progressRssMb: [...measured.stderr.matchAll(/^links: .* rss (\d+) MB$/gm)].map((match) => Number(match[1])),
         quoteOutcomes: quotes ? summary.quotes.outcomes : {},
+        archive: measureArchive(archive === false ? join(work, 'no-archive') : archive),
       };
     } finally {
       await fixture.close();
@@ -95,9 +106,17 @@ export async function benchLinks(root: string, work: string, scale: number, comm
       runs.push(measured);
     }
   }
+  // The archive's second week: the full run's archive, seven days on, every page unchanged; and, beside the
+  // first, the same run archiving nothing, for what archiving costs in time under the same load.
+  const week1 = runs.at(-1) as LinksRun;
+  const unarchived = await measure('every cited URL, links and quotes, `--no-archive`', undefined, true, { at: AT, archive: false });
+  progress(`bench: ${unarchived.label} ${unarchived.seconds.toFixed(1)} s`);
+  const week2 = await measure('every cited URL, links and quotes, a week later with nothing changed', undefined, true, { at: AT_WEEK_2, archive: join(work, `links-archive-${archives}`) });
+  progress(`bench: ${week2.label} ${week2.seconds.toFixed(1)} s`);
+  runs.push(week2);
   const load = `1-minute load average ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`;
   const pageMix = `${pages.quotes.toLocaleString('en-US')} amount quotes on ${pages.htmlPages.toLocaleString('en-US')} HTML pages and ${pages.pdfPages.toLocaleString('en-US')} PDFs (one quote page in ${PDF_SHARE})`;
-  return render({ command, scale, rows: urls.length, runs, load, pageMix, elapsedSeconds: (performance.now() - began) / 1000 });
+  return render({ command, scale, rows: urls.length, runs, load, pageMix, elapsedSeconds: (performance.now() - began) / 1000, weeks: [week1, week2], unarchived });
 }
 
 /**
@@ -113,7 +132,7 @@ function moveToTestHosts(corpus: string): void {
   }
 }
 
-function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; pageMix: string; elapsedSeconds: number }): string {
+function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; pageMix: string; elapsedSeconds: number; weeks: [LinksRun, LinksRun]; unarchived: LinksRun }): string {
   const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
   const lines = [
     `### Link check, scale ${report.scale} (\`${report.command}\`)`,
@@ -131,14 +150,39 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
         `${run.seconds.toFixed(1)} s | ${(run.urls / run.seconds).toFixed(0)} | ${mb(run.peakRssBytes)} | ${run.maxInFlightPerHost} | ${run.progressRssMb.join(', ')} |`,
     );
   }
-  const full = report.runs.at(-1);
+  const full = report.runs.at(-2);
   if (full) {
     lines.push('', `Outcomes of the full run: ${Object.entries(full.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')} (the fixture answers 200 to every generated page); ` +
       `quote checks: ${Object.entries(full.quoteOutcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ')}.`);
   }
-  for (let i = 0; i + 1 < report.runs.length; i += 2) {
+  for (let i = 0; i + 2 < report.runs.length; i += 2) {
     const [alone, both] = [report.runs[i] as LinksRun, report.runs[i + 1] as LinksRun];
     lines.push('', `Ratio, ${both.label.replace(/, links and quotes$/, '')}: links and quotes took ${(both.seconds / alone.seconds).toFixed(2)}x the time of links alone, measured side by side (target: at most 1.5x).`);
   }
+  lines.push('', ...renderArchiveWeeks(report.weeks, report.unarchived, report.scale));
   return `${lines.join('\n')}\n`;
+}
+
+/** The evidence archive's two weeks: bytes by record type, run time, and the weekly growth it implies. */
+function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: LinksRun, scale: number): string[] {
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const added = (type: keyof ArchiveFigures['byType']) => ({
+    records: week2.archive.byType[type].records - week1.archive.byType[type].records,
+    bytes: week2.archive.byType[type].bytes - week1.archive.byType[type].bytes,
+  });
+  const first = week1.archive.warcBytes;
+  const second = week2.archive.warcBytes - first;
+  const cell = (figures: { records: number; bytes: number }) => `${figures.records.toLocaleString('en-US')} / ${mb(figures.bytes)}`;
+  const lines = [
+    'Evidence archive (WARC, gzip per record; `records / bytes` per type; the index beside it):',
+    '',
+    '| week | duration | requests | WARC bytes added | request records | response records | revisit records | index.sqlite |',
+    '|---|---|---|---|---|---|---|---|',
+    `| first (a new archive) | ${week1.seconds.toFixed(1)} s | ${week1.requests.toLocaleString('en-US')} | ${mb(first)} | ${cell(week1.archive.byType.request)} | ${cell(week1.archive.byType.response)} | ${cell(week1.archive.byType.revisit)} | ${mb(week1.archive.indexBytes)} |`,
+    `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
+    '',
+    `Archiving's cost in time: the first week took ${(week1.seconds / unarchived.seconds).toFixed(2)}x the same run with \`--no-archive\` (${unarchived.seconds.toFixed(1)} s), measured back to back.`,
+    `Weekly growth once pages stop changing: ${mb(second)} at scale ${scale}, about ${mb(10 * second)} at ten times it (the same records per request, ten times the requests).`,
+  ];
+  return lines;
 }

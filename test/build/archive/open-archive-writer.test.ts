@@ -245,6 +245,26 @@ describe('openArchiveWriter', () => {
     index.close();
   });
 
+  it('after a failed write rejects that exchange and every later one, leaving a tail the next writer seals', async () => {
+    const archive = freshArchive();
+    const index = openArchiveIndex(archive);
+    let failing = false;
+    const flaky = { ...index, insert: (rows: Parameters<typeof index.insert>[0]) => (failing ? assert.fail('disk full') : index.insert(rows)) };
+    const writer = await openArchiveWriter({ archiveDir: archive, index: flaky, pid: 7010, isProcessAlive: () => false });
+    await writer.writeExchange(exchange('http://a.example/kept', '<p>kept</p>\n'));
+    failing = true;
+    await assert.rejects(writer.writeExchange(exchange('http://a.example/lost', '<p>lost</p>\n')), /disk full/);
+    await assert.rejects(writer.writeExchange(exchange('http://a.example/after', '<p>after</p>\n')), /disk full/);
+    await writer.close();
+    const next = await openArchiveWriter({ archiveDir: archive, index, isProcessAlive: () => false });
+    await next.close();
+    assert.equal(next.sealed.length, 1);
+    assert.ok(next.sealed[0]!.cutBytes > 0, 'the unindexed exchange was cut');
+    const records = await readWithNodeWarc(join(archive, next.sealed[0]!.file));
+    assert.deepEqual(records.map((r) => r.warcHeader['WARC-Target-URI']), ['http://a.example/kept', 'http://a.example/kept']);
+    index.close();
+  });
+
   it('leaves the .open file of a writer that is still alive', async () => {
     const archive = freshArchive();
     const writer = await openArchiveWriter({ archiveDir: archive, pid: 7004 });
