@@ -1,5 +1,6 @@
 /** `hra validate`, `hra digest`, `hra build` and `hra verify`: the data maintainer's and auditor's commands. */
 import type { Command } from 'commander';
+import type { ArchivedEvidenceReport } from '../../build/archive/verify-archived-evidence.ts';
 import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
 import { countHandTypedQuotes } from '../../build/links/count-hand-typed-quotes.ts';
 import { computeRevision } from '../../build/revision/compute-revision.ts';
@@ -9,6 +10,7 @@ import { verifySnapshot } from '../../build/snapshot/verify-snapshot.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
 import { abortOnSignals } from './abort-on-signals.ts';
+import { requireArchive } from './require-archive.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireBuildSources } from './require-build-sources.ts';
 import { prepareOutputDirectory, requireFile } from './require-path.ts';
@@ -92,17 +94,38 @@ export function registerCorpusCommands(program: Command): void {
     .description('check that a snapshot is intact and that the corpus reproduces it byte for byte')
     .argument('<file>', 'snapshot file (.sqlite)')
     .requiredOption('--corpus <dir>', 'corpus folder')
+    .option('--archive <dir>', 'also check that every record the evidence lines name is in this evidence archive and that its payload hashes to the digest they bind')
     .option('--json', 'print the check results as JSON')
-    .action((file: string, options: { corpus: string; json?: boolean }) => {
+    .action(async (file: string, options: { corpus: string; archive?: string; json?: boolean }) => {
       requireBuildSources();
       requireFile('verify <file>', file, 'snapshot file');
+      if (options.archive !== undefined) requireArchive(options.archive);
       const corpus = loadCorpusOrFail(options.corpus);
       const results = verifySnapshot(file, corpus, progress);
       const failed = results.find((result) => !result.ok);
       if (failed && !failed.ok) throw new CliFailure(`verify failed: ${file}: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
-      if (options.json) printJson({ ok: true, checks: results });
-      else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}\n`);
+      const archive = options.archive === undefined ? undefined : await verifyArchive(options.archive, options.corpus, results);
+      if (options.json) printJson({ ok: true, checks: results, ...(archive === undefined ? {} : { archive }) });
+      else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}${archive === undefined ? '' : ', archive'}\n`);
     });
+}
+
+/** The `--archive` check of `hra verify`: each record missing or wrong on its own stderr line, then one failure line. */
+async function verifyArchive(archive: string, corpus: string, checks: unknown): Promise<ArchivedEvidenceReport> {
+  // Loaded only when asked for: the other corpus commands never read an archive (scripts/hra.ts).
+  const [{ verifyArchivedEvidence }, { EvidenceLineError }] = await Promise.all([
+    import('../../build/archive/verify-archived-evidence.ts'), import('../../build/archive/read-evidence-references.ts'),
+  ]);
+  const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus, progress }).catch((error: unknown) => {
+    throw error instanceof EvidenceLineError ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;
+  });
+  progress(`archive: ${plural(report.lines, 'evidence line')}, ${report.archived} name a record (${plural(report.records, 'record')}, ` +
+    `${plural(report.payloadsHashed, 'payload')} hashed), ${report.notArchived} not archived, ${report.replacedAndPruned} pruned`);
+  for (const problem of report.problems) progress(problem);
+  if (report.problems.length > 0) {
+    throw new CliFailure(`verify failed: ${archive}: archive: ${plural(report.problems.length, 'record')} missing or wrong (listed above)`, { details: { checks, archive: report } });
+  }
+  return report;
 }
 
 /** A file-system failure while publishing (a rename refused, a full disk) names the output directory; the build removed what it wrote. */

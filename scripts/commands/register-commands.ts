@@ -1,5 +1,6 @@
 /** The list of subcommands, in the order `hra --help` shows them. */
 import type { Command } from 'commander';
+import { registerArchiveCommand } from './archive-command.ts';
 import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
@@ -18,5 +19,6 @@ export function registerCommands(program: Command): void {
   registerChangesCommand(program);
   registerLinksCommand(program);
   registerQuotesCommand(program);
+  registerArchiveCommand(program);
   registerServeCommand(program);
 }

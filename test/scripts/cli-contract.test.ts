@@ -110,6 +110,7 @@ describe('every refusal of every command is one stderr line, whatever the messag
     ['changes detect', () => ['changes', 'detect', '--previous', join(dir, 'nope.sqlite'), '--corpus', MINI_CORPUS, '--at', '2026-01-01T00:00:00Z'], /^hra: --previous: cannot open \S+nope\.sqlite: /],
     ['links check', () => ['links', 'check', '--corpus', missing, '--dry-run'], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
     ['links report', () => ['links', 'report', '--corpus', aFile], /^hra: --corpus \S+a-file\.txt: is a file, not a corpus directory$/],
+    ['archive prune', () => ['archive', 'prune', '--archive', aFile, '--keep-weeks', '4'], /^hra: --archive \S+a-file\.txt: is a file, not a WARC archive folder$/],
     ['quotes check', () => ['quotes', 'check', '--page', dir, '--quote', 'up to $10,000'], /^hra: --page \S+: is a directory, not a page file$/],
     ['keys create', () => ['keys', 'create', '--keys', 'mysql://x@y/z', '--tier', 'nonprofit'],
       /^hra: --keys: unknown key store scheme "mysql:\/\/" \(postgres:\/\/ or postgresql:\/\/ for PostgreSQL, or the path of a SQLite file\)$/],

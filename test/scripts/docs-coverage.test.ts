@@ -23,10 +23,10 @@ import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { codeOf, linesWithFences, readDocFiles, sectionsOf, type DocSection } from '../support/markdown-docs.ts';
 import { ROOT } from '../support/run-hra.ts';
 
-/** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql...), never `hra`'s. */
+/** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql, rclone, aws...), never `hra`'s. */
 const OTHER_PROGRAMS_FLAGS = new Set([
   '--import', '--test', '--test-reporter', '--max-old-space-size', '--max-semi-space-size', '--cpu-prof',
-  '--perf-basic-prof', '--trace-gc', '--silent', '--noEmit', '--clean', '--latency',
+  '--perf-basic-prof', '--trace-gc', '--silent', '--noEmit', '--clean', '--latency', '--include', '--exclude', '--delete',
 ]);
 
 /** Flags commander gives the root program (scripts/hra.ts) and every command, beside the registered options. */
