@@ -27,6 +27,13 @@ export default {
       to: { pathNot: '^build/contract/', dependencyTypesNot: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'core'] },
     },
     {
+      name: 'archive-imports-no-gateway',
+      severity: 'error',
+      comment: 'build/archive/ (the evidence archive, read by replay, verify and prune) never imports the gateway (STYLE 1).',
+      from: { path: '^build/archive/' },
+      to: { path: '^gateway/' },
+    },
+    {
       name: 'gateway-start-loads-no-corpus-loader',
       severity: 'error',
       comment: 'Starting the gateway loads neither the corpus loader nor the corpus\'s ajv schemas (issue 13 item 4).',

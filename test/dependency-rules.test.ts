@@ -98,6 +98,14 @@ describe('import rules (.dependency-cruiser.mjs)', () => {
         expected: ['contract-self-contained: build/contract/version.ts -> build/snapshot/layout.ts'],
       },
       {
+        name: 'the archive importing the gateway',
+        files: {
+          'build/archive/open-archive-writer.ts': "import { log } from '../../gateway/log.ts';\nexport const open = log;\n",
+          'gateway/log.ts': 'export const log = 1;\n',
+        },
+        expected: ['archive-imports-no-gateway: build/archive/open-archive-writer.ts -> gateway/log.ts'],
+      },
+      {
         name: 'the gateway entry reaching the corpus loader through the snapshot (a dynamic import)',
         files: {
           'gateway/start-gateway.ts': "export const start = () => import('../build/snapshot/open.ts');\n",

@@ -1,0 +1,221 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { after, describe, it } from 'node:test';
+import { openArchiveIndex } from '../../../build/archive/archive-index.ts';
+import { type ArchiveExchange, openArchiveWriter } from '../../../build/archive/open-archive-writer.ts';
+import { warcPayloadDigest } from '../../../build/archive/payload-digest.ts';
+import { readArchivedRecord } from '../../../build/archive/read-archived-record.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
+import { nodeWarcPayload, readWithNodeWarc } from '../../support/read-with-node-warc.ts';
+
+const work = makeTempDir('hra-archive-writer-');
+after(() => undefined);
+let dirs = 0;
+const freshArchive = (): string => join(work, `a${++dirs}`);
+const at = new Date('2026-11-23T04:05:06.789Z');
+
+function exchange(url: string, body: string, extra: Partial<ArchiveExchange['response']> = {}): ArchiveExchange {
+  return {
+    targetUri: url,
+    date: at,
+    ipAddress: '127.0.0.1',
+    request: { method: 'GET', headers: [['User-Agent', 'hra-test'], ['Accept', '*/*']] },
+    response: { status: 200, statusText: 'OK', headers: [['Content-Type', 'text/html']], payload: Buffer.from(body), ...extra },
+  };
+}
+
+function warcFiles(archive: string, suffix = '.warc.gz'): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith(suffix)) found.push(join(dir, entry.name));
+    }
+  };
+  if (existsSync(join(archive, 'warc'))) walk(join(archive, 'warc'));
+  return found.sort();
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('openArchiveWriter', () => {
+  it('writes request and response records that node-warc reads back: count, types, URIs, payload digests recomputed', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, now: () => at, pid: 4242 });
+    const one = await writer.writeExchange(exchange('http://a.example/page?x=1', '<html><p>Fee: $25</p></html>\n'));
+    const two = await writer.writeExchange(exchange('http://b.example/', '<html><p>Grant up to $5,000</p>\n</html>\n'));
+    await writer.close();
+    const files = warcFiles(archive);
+    assert.deepEqual(files.map((file) => file.slice(archive.length + 1)), ['warc/2026/11/23/hra-20261123040506-4242-00001.warc.gz']);
+    assert.deepEqual(warcFiles(archive, '.open'), [], 'closed on close');
+    const records = await readWithNodeWarc(files[0]!);
+    assert.deepEqual(records.map((r) => [r.warcHeader['WARC-Type'], r.warcHeader['WARC-Target-URI']]), [
+      ['response', 'http://a.example/page?x=1'], ['request', 'http://a.example/page?x=1'],
+      ['response', 'http://b.example/'], ['request', 'http://b.example/'],
+    ]);
+    assert.deepEqual(records.map((r) => r.warcHeader['WARC-Record-ID']),
+      [one.responseRecordId, one.requestRecordId, two.responseRecordId, two.requestRecordId]);
+    for (const [i, done] of [one, two].entries()) {
+      const response = records[i * 2]!;
+      const payload = nodeWarcPayload(response);
+      assert.equal(sha256(payload), done.payloadSha256, 'payload digest recomputed from what node-warc read');
+      assert.equal(response.warcHeader['WARC-Payload-Digest'], warcPayloadDigest(done.payloadSha256));
+      assert.equal(response.warcHeader['WARC-IP-Address'], '127.0.0.1');
+      assert.equal(response.warcHeader['WARC-Date'], '2026-11-23T04:05:06.789Z');
+      assert.equal(String(response.httpInfo?.statusCode), '200');
+      assert.equal(records[i * 2 + 1]!.warcHeader['WARC-Concurrent-To'], done.responseRecordId);
+      assert.equal(records[i * 2 + 1]!.httpInfo?.method, 'GET');
+    }
+    assert.equal(records[0]!.warcHeader.WARC, '1.1');
+  });
+
+  it('writes a payload already archived as an identical-payload-digest revisit with no payload, and reads it back whole', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    const page = '<html><p>Fee: $25</p></html>\n';
+    const first = await writer.writeExchange(exchange('http://a.example/', page));
+    await writer.close();
+    const again = await openArchiveWriter({ archiveDir: archive });
+    const second = await again.writeExchange(exchange('http://a.example/', page));
+    await again.close();
+    assert.equal(first.responseType, 'response');
+    assert.equal(second.responseType, 'revisit');
+    assert.equal(second.payloadSha256, first.payloadSha256);
+    const files = warcFiles(archive);
+    assert.equal(files.length, 2, 'a new file per run');
+    const revisit = (await readWithNodeWarc(files[1]!))[0]!;
+    assert.equal(revisit.warcHeader['WARC-Type'], 'revisit');
+    assert.equal(revisit.warcHeader['WARC-Profile'], 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest');
+    assert.equal(revisit.warcHeader['WARC-Refers-To'], first.responseRecordId);
+    assert.equal(revisit.warcHeader['WARC-Refers-To-Target-URI'], 'http://a.example/');
+    assert.equal(revisit.warcHeader['WARC-Refers-To-Date'], at.toISOString());
+    assert.equal(revisit.warcHeader['WARC-Payload-Digest'], warcPayloadDigest(first.payloadSha256));
+    assert.equal(String(revisit.httpInfo?.statusCode), '200', 'HTTP headers kept');
+    const index = openArchiveIndex(archive, { readonly: true });
+    const read = await readArchivedRecord(archive, index, second.responseRecordId);
+    assert.equal(Buffer.from(read.payload).toString(), page);
+    assert.equal(read.payloadRow.recordId, first.responseRecordId);
+    index.close();
+  });
+
+  it('rolls to a new file once the next exchange would pass the roll size, each file read whole by node-warc', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, rollBytes: 1500 });
+    const done = [];
+    for (let i = 0; i < 6; i += 1) done.push(await writer.writeExchange(exchange(`http://a.example/${i}`, `<p>page ${i} ${'x'.repeat(i * 40)}</p>\n`)));
+    await writer.close();
+    const files = warcFiles(archive);
+    assert.ok(files.length >= 3, `rolled into ${files.length} files`);
+    let count = 0;
+    for (const file of files) {
+      assert.ok(statSync(file).size <= 1500 || (await readWithNodeWarc(file)).length === 2, `${file} within the roll size or holding one exchange`);
+      count += (await readWithNodeWarc(file)).length;
+    }
+    assert.equal(count, 12);
+    const index = openArchiveIndex(archive, { readonly: true });
+    assert.deepEqual(index.listFiles(), files.map((file) => file.slice(archive.length + 1)));
+    for (const d of done) assert.equal(index.byRecordId(d.responseRecordId)?.file, d.file);
+    index.close();
+  });
+
+  it('never writes Authorization, Proxy-Authorization, Cookie or Set-Cookie, in either direction', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    await writer.writeExchange({
+      ...exchange('http://a.example/', '<p>x</p>\n'),
+      request: { method: 'GET', headers: [['Authorization', 'Basic c2VjcmV0'], ['proxy-authorization', 'Basic cHJveHk='], ['Cookie', 'sid=secret-cookie'], ['Accept', '*/*']] },
+      response: { status: 200, headers: [['Set-Cookie', 'sid=secret-set'], ['SET-COOKIE', 'b=2'], ['Content-Type', 'text/plain']], payload: Buffer.from('<p>x</p>\n') },
+    });
+    await writer.close();
+    const file = warcFiles(archive)[0]!;
+    const text = (await import('node:zlib')).gunzipSync(readFileSync(file)).toString('latin1');
+    for (const secret of ['c2VjcmV0', 'cHJveHk=', 'secret-cookie', 'secret-set', 'b=2']) assert.ok(!text.includes(secret), secret);
+    assert.doesNotMatch(text, /authorization|cookie/i);
+    assert.match(text, /Accept: \*\/\*/);
+  });
+
+  it('keeps a content-encoded payload as received, marks a partial read WARC-Truncated: length, and renames Transfer-Encoding', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    const gz = gzipSync('<html>compressed page</html>');
+    const done = await writer.writeExchange({
+      ...exchange('http://a.example/gz', ''),
+      response: { status: 200, headers: [['Content-Encoding', 'gzip'], ['Transfer-Encoding', 'chunked']], payload: gz.subarray(0, 10), truncated: 'length' },
+    });
+    await writer.close();
+    const index = openArchiveIndex(archive, { readonly: true });
+    const read = await readArchivedRecord(archive, index, done.responseRecordId);
+    assert.deepEqual(Buffer.from(read.payload), gz.subarray(0, 10));
+    assert.equal(read.truncated, 'length');
+    assert.deepEqual(read.httpHeaders, [['Content-Encoding', 'gzip'], ['X-Archive-Orig-Transfer-Encoding', 'chunked']]);
+    assert.equal(done.payloadSha256, sha256(gz.subarray(0, 10)));
+    index.close();
+  });
+
+  it('seals a killed writer\'s .open file: bytes past the last indexed record are cut and never read as a record', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, pid: 7001, isProcessAlive: () => false });
+    const kept = await writer.writeExchange(exchange('http://a.example/kept', '<p>kept</p>\n'));
+    // Simulate the kill: the file stays open; a whole record written but never indexed, then garbage, follow.
+    const openFile = warcFiles(archive, '.open')[0]!;
+    const indexedSize = statSync(openFile).size;
+    const other = freshArchive();
+    const stray = await openArchiveWriter({ archiveDir: other });
+    await stray.writeExchange(exchange('http://a.example/never-indexed-here', '<p>stray</p>\n'));
+    await stray.close();
+    appendFileSync(openFile, readFileSync(warcFiles(other)[0]!));
+    appendFileSync(openFile, Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
+    const next = await openArchiveWriter({ archiveDir: archive, isProcessAlive: () => false });
+    assert.deepEqual(next.sealed.map((s) => s.removed), [false]);
+    assert.ok(next.sealed[0]!.cutBytes > 7);
+    await next.close();
+    const closed = openFile.slice(0, -'.open'.length);
+    assert.equal(statSync(closed).size, indexedSize);
+    const records = await readWithNodeWarc(closed);
+    assert.deepEqual(records.map((r) => r.warcHeader['WARC-Target-URI']), ['http://a.example/kept', 'http://a.example/kept']);
+    const index = openArchiveIndex(archive, { readonly: true });
+    assert.equal(Buffer.from((await readArchivedRecord(archive, index, kept.responseRecordId)).payload).toString(), '<p>kept</p>\n');
+    index.close();
+  });
+
+  it('seals an .open file cut mid-record back to its last whole indexed record, and removes one with none', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, pid: 7002, isProcessAlive: () => false });
+    await writer.writeExchange(exchange('http://a.example/1', '<p>one</p>\n'));
+    await writer.writeExchange(exchange('http://a.example/2', '<p>two</p>\n'));
+    const openFile = warcFiles(archive, '.open')[0]!;
+    const index = openArchiveIndex(archive);
+    const rows = index.rowsOfFile(openFile.slice(archive.length + 1, -'.open'.length));
+    // Cut mid-way through the second exchange's response member, and drop its rows as a kill before indexing would.
+    truncateSync(openFile, rows[2]!.offset + Math.floor(rows[2]!.length / 2));
+    index.database.prepare('DELETE FROM records WHERE offset >= ?').run(rows[2]!.offset);
+    const empty = join(archive, 'warc', '2026', '01', '01', 'hra-20260101000000-7003-00001.warc.gz.open');
+    (await import('node:fs')).mkdirSync(join(empty, '..'), { recursive: true });
+    writeFileSync(empty, Buffer.from([0x1f, 0x8b, 8]));
+    const next = await openArchiveWriter({ archiveDir: archive, index, isProcessAlive: () => false });
+    await next.close();
+    assert.deepEqual(next.sealed.map((s) => [s.file.split('/').at(-1), s.removed]), [
+      ['hra-20260101000000-7003-00001.warc.gz', true],
+      [openFile.split('/').at(-1)!.slice(0, -'.open'.length), false],
+    ]);
+    assert.equal(existsSync(empty), false);
+    const closed = openFile.slice(0, -'.open'.length);
+    assert.equal(statSync(closed).size, rows[2]!.offset);
+    assert.equal((await readWithNodeWarc(closed)).length, 2);
+    index.close();
+  });
+
+  it('leaves the .open file of a writer that is still alive', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, pid: 7004 });
+    await writer.writeExchange(exchange('http://a.example/', '<p>x</p>\n'));
+    const second = await openArchiveWriter({ archiveDir: archive, isProcessAlive: (pid) => pid === 7004 });
+    assert.deepEqual(second.sealed, []);
+    assert.equal(warcFiles(archive, '.open').length, 1);
+    await second.close();
+    await writer.close();
+  });
+});
