@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { WARCParser, type WARCRecord } from 'warcio';
 import type { ArchivedResponse } from './archived-response.ts';
-import { checkPayloadDigest } from './check-payload-digest.ts';
+import { hexOfWarcPayloadDigest, sha256Hex } from './payload-digest.ts';
 
 /** A WARC file that cannot be read as one, or that lacks what was asked for; the message names file and record. */
 export class WarcRecordError extends Error {
@@ -44,9 +44,12 @@ export async function findWarcRecord(file: string, recordId: string): Promise<Ar
     holder = original;
   }
   // A payload that no longer hashes to its digest is not the page the run read: nothing is judged on it.
-  const digestProblem = checkPayloadDigest(holder.record.warcPayloadDigest, holder.payload);
-  const holderId = holder === wanted ? recordId : `${holder.record.warcHeaders.headers.get('WARC-Record-ID')} (the record ${recordId} revisits)`;
-  if (digestProblem !== undefined) throw new WarcRecordError(`${file}: record ${holderId}: ${digestProblem}`);
+  const written = hexOfWarcPayloadDigest(holder.record.warcPayloadDigest ?? '');
+  const actual = sha256Hex(holder.payload);
+  if (written !== actual) {
+    const holderId = holder === wanted ? recordId : `${holder.record.warcHeaders.headers.get('WARC-Record-ID')} (the record ${recordId} revisits)`;
+    throw new WarcRecordError(`${file}: record ${holderId}: payload sha256 ${actual} does not match its WARC-Payload-Digest ${written ?? '(none)'}`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of record.httpHeaders.headers) headers[name.toLowerCase()] = value;
   const truncated = holder.record.warcHeaders.headers.get('WARC-Truncated') ?? undefined;
