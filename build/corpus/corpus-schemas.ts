@@ -146,10 +146,16 @@ export const quarantineEntrySchema = {
   properties: { city: slug, programId, reason: nonEmpty, since: date },
 } as const;
 
+const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+
+/** The WARC-Record-ID of the archived response a verdict rests on (the evidence archive, issue 32). */
+const warcRecordId = { type: 'string', pattern: '^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}>$' } as const;
+
 /**
  * One line of `corpus/evidence/link-checks.ndjson`: one attempt to fetch a cited URL. The latest attempt
  * per URL decides `linkStatus`; `inconclusive` keeps its date but reads as `unchecked`. `pageClass`
- * says whether a live page is about the program itself or is a generic agency page.
+ * says whether a live page is about the program itself or is a generic agency page. `warcRecordId` and
+ * `payloadSha256` name the archived response of the final hop; a line without them was not archived.
  */
 export const linkCheckSchema = {
   $id: 'corpus:link-check',
@@ -162,6 +168,8 @@ export const linkCheckSchema = {
     outcome: { enum: ['live', 'dead', 'bot-blocked', 'inconclusive'] },
     httpStatus: { anyOf: [{ type: 'integer', minimum: 100, maximum: 599 }, { type: 'null' }] },
     pageClass: { enum: ['program', 'agency'] },
+    warcRecordId,
+    payloadSha256: sha256,
   },
   if: { properties: { outcome: { const: 'live' } } },
   then: { required: ['pageClass'] },
@@ -191,14 +199,14 @@ export const sourceReviewSchema = {
   else: { not: { anyOf: [{ required: ['amountQuote'] }, { required: ['quoteFoundInPage'] }] } },
 } as const;
 
-const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
-
 /**
  * One line of `corpus/evidence/quote-checks.ndjson`: one mechanical search for a review's amount quote in
  * the text of the page its record cites (`hra links check`). The check names the review it checked by its
  * date and the SHA-256 of its quote, so an edited quote is never credited with an older check. `found`
  * and `not-found` carry the extracted text's length and digest; `not-found` also the dollar amounts the
- * page states; `inconclusive` says why nothing could be concluded.
+ * page states; `inconclusive` says why nothing could be concluded. From a fetch, `warcRecordId` and
+ * `payloadSha256` name the archived page and `extractor` the extraction's version; a replay's re-derivation
+ * adds `rederived` (the extractor that re-judged, and the `checkedAt` of the line it re-judged).
  */
 export const quoteCheckSchema = {
   $id: 'corpus:quote-check',
@@ -226,6 +234,15 @@ export const quoteCheckSchema = {
         required: ['text', 'value'],
         properties: { text: nonEmpty, value: { type: 'number', minimum: 0 } },
       },
+    },
+    warcRecordId,
+    payloadSha256: sha256,
+    extractor: nonEmpty,
+    rederived: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['extractor', 'from'],
+      properties: { extractor: nonEmpty, from: date },
     },
   },
   allOf: [

@@ -22,6 +22,8 @@ export function openLinkCheckLog(corpusRoot: string): LinkCheckLog {
     append(check) {
       const row: LinkCheck = { url: check.url, checkedAt: check.checkedAt, outcome: check.outcome, httpStatus: check.httpStatus };
       if (check.pageClass !== undefined) row.pageClass = check.pageClass;
+      if (check.warcRecordId !== undefined) row.warcRecordId = check.warcRecordId;
+      if (check.payloadSha256 !== undefined) row.payloadSha256 = check.payloadSha256;
       log.appendRow(row);
     },
     close: () => log.close(),

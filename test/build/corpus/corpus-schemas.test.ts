@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { programFieldProperties, programSchema } from '../../../build/contract/program-schema.ts';
-import { programFieldSchemas, programRowSchema } from '../../../build/corpus/corpus-schemas.ts';
+import { linkCheckSchema, programFieldSchemas, programRowSchema, quoteCheckSchema } from '../../../build/corpus/corpus-schemas.ts';
 import { createAjv, describeFailures } from '../../../build/corpus/schema-validator.ts';
 
 // Values of every JSON kind, and the edge cases the corpus constraints are about.
@@ -49,5 +49,35 @@ describe('corpus program schema', () => {
     assert.deepEqual(describeFailures(validate, { ...row, url: 'ftp://x.example.org/' }), [
       { instancePath: '/url', path: '$.url', message: 'must match pattern "^https?://"' },
     ]);
+  });
+});
+
+describe('evidence lines from a fetch (issue 32)', () => {
+  const ajv = createAjv();
+  const link = ajv.compile(linkCheckSchema);
+  const quote = ajv.compile(quoteCheckSchema);
+  const id = '<urn:uuid:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b>';
+  const digest = 'a'.repeat(64);
+  const linkLine = { url: 'https://x.example.org/a', checkedAt: '2026-11-23', outcome: 'dead', httpStatus: 404 };
+  const quoteLine = {
+    city: 'detroit', programId: 'p', reviewedAt: '2026-11-01', quoteSha256: digest, url: 'https://x.example.org/a',
+    finalUrl: null, checkedAt: '2026-11-23', outcome: 'inconclusive', reason: 'r', contentType: null,
+  };
+
+  it('admits lines with and without the archive fields', () => {
+    assert.deepEqual(describeFailures(link, linkLine), []);
+    assert.deepEqual(describeFailures(link, { ...linkLine, warcRecordId: id, payloadSha256: digest }), []);
+    assert.deepEqual(describeFailures(quote, quoteLine), []);
+    assert.deepEqual(describeFailures(quote, { ...quoteLine, warcRecordId: id, payloadSha256: digest, extractor: '1+pdfjs-dist-5.4.449' }), []);
+    assert.deepEqual(describeFailures(quote, { ...quoteLine, extractor: '2', rederived: { extractor: '2', from: '2026-11-16' } }), []);
+  });
+
+  it('refuses a record id that is not a WARC urn:uuid, a digest that is not hex SHA-256, a rederived without its origin', () => {
+    assert.ok(!link({ ...linkLine, warcRecordId: 'urn:uuid:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }));
+    assert.ok(!link({ ...linkLine, payloadSha256: 'sha256:ABC' }));
+    assert.ok(!quote({ ...quoteLine, payloadSha256: 'A'.repeat(64) }));
+    assert.ok(!quote({ ...quoteLine, extractor: '' }));
+    assert.ok(!quote({ ...quoteLine, rederived: { extractor: '2' } }));
+    assert.ok(!quote({ ...quoteLine, rederived: { extractor: '2', from: '2026-11-16', extra: 1 } }));
   });
 });

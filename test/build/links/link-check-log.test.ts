@@ -34,6 +34,16 @@ describe('openLinkCheckLog', () => {
     assert.equal(readFileSync(join(root, 'evidence/link-checks.ndjson'), 'utf8'), `${JSON.stringify(dead)}\n${liveLine}\n`);
   });
 
+  it('keeps the archive fields of an archived attempt, after the others', () => {
+    const root = makeTempDir('hra-log-');
+    const log = openLinkCheckLog(root);
+    const id = '<urn:uuid:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b>';
+    log.append({ payloadSha256: 'ab'.repeat(32), warcRecordId: id, ...dead });
+    log.close();
+    assert.equal(readFileSync(join(root, 'evidence/link-checks.ndjson'), 'utf8'),
+      `${deadLine.slice(0, -1)}, "warcRecordId": "${id}", "payloadSha256": "${'ab'.repeat(32)}"}\n`);
+  });
+
   it('creates evidence/ and the file when absent', () => {
     const root = makeTempDir('hra-log-');
     const log = openLinkCheckLog(root);
