@@ -111,6 +111,7 @@ describe('every refusal of every command is one stderr line, whatever the messag
     ['links check', () => ['links', 'check', '--corpus', missing, '--dry-run'], /^hra: --corpus \S+no-such-corpus: corpus directory not found$/],
     ['links report', () => ['links', 'report', '--corpus', aFile], /^hra: --corpus \S+a-file\.txt: is a file, not a corpus directory$/],
     ['quotes check', () => ['quotes', 'check', '--page', dir, '--quote', 'up to $10,000'], /^hra: --page \S+: is a directory, not a page file$/],
+    ['quotes replay', () => ['quotes', 'replay', '--corpus', MINI_CORPUS, '--archive', missing, '--verify'], /^hra: --archive \S+no-such-corpus: archive directory not found$/],
     ['keys create', () => ['keys', 'create', '--keys', 'mysql://x@y/z', '--tier', 'nonprofit'],
       /^hra: --keys: unknown key store scheme "mysql:\/\/" \(postgres:\/\/ or postgresql:\/\/ for PostgreSQL, or the path of a SQLite file\)$/],
     ['keys list', () => ['keys', 'list', '--keys', 'postgress://hra:s3cret@127.0.0.1/hra'], /^hra: --keys: unknown key store scheme "postgress:\/\/" /],
