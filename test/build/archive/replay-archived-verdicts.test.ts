@@ -131,6 +131,18 @@ describe('replayArchivedVerdicts', () => {
     assert.deepEqual(report.rederived, []);
   });
 
+  it('a re-derivation that hit the replay\'s own time limit differs but is never appended', async () => {
+    const slow = createPageTextExtractor({ children: 1, timeoutMs: 1 });
+    try {
+      const report = await replay([judged[0]!], [], { extract: (page, quotes) => slow.extract(page, quotes) });
+      assert.equal(report.differences.length, 1);
+      assert.deepEqual(report.rederived, []);
+      assert.match(report.notes[0] ?? '', /re-derived inconclusive for a run-time limit \(page extraction timed out after 1 ms\), so nothing is appended; run it again$/);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('--since leaves out verdicts checked before it', async () => {
     const report = await replay(judged, [], { since: '2026-11-21' });
     assert.equal(report.checked, 0);
