@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { readProcessRss } from '../../build/quotes/read-process-rss.ts';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
@@ -20,7 +21,8 @@ import { hraCommand, run } from './measure-build.ts';
 const AT = '2026-11-23T06:00:00Z';
 const SAMPLE_MS = 50;
 
-interface ReplayRound {
+/** One timed replay. */
+export interface ReplayRound {
   seconds: number;
   peakMainBytes: number;
   peakTotalBytes: number;
@@ -52,8 +54,17 @@ function descendantsOf(pid: number): number[] {
   return found;
 }
 
+/** Whether process `pid` is a page extraction child (create-page-text-extractor.ts forks page-text-child). */
+function isExtractionChild(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('page-text-child');
+  } catch {
+    return false;
+  }
+}
+
 /** Runs one `quotes replay --verify`, sampling its memory and its children's. */
-function measureReplay(args: readonly string[], cwd: string): Promise<ReplayRound> {
+export function measureReplay(args: readonly string[], cwd: string): Promise<ReplayRound> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -66,8 +77,14 @@ function measureReplay(args: readonly string[], cwd: string): Promise<ReplayRoun
     const timer = setInterval(() => {
       const pid = child.pid;
       if (pid === undefined) return;
-      const main = readProcessRss(pid) ?? 0;
-      const total = descendantsOf(pid).reduce((sum, id) => sum + (readProcessRss(id) ?? 0), main);
+      // The replay's own processes (the launcher, the CLI) apart from its page extraction children.
+      let main = readProcessRss(pid) ?? 0;
+      let total = main;
+      for (const id of descendantsOf(pid)) {
+        const rss = readProcessRss(id) ?? 0;
+        total += rss;
+        if (!isExtractionChild(id)) main += rss;
+      }
       peakMainBytes = Math.max(peakMainBytes, main);
       peakTotalBytes = Math.max(peakTotalBytes, total);
     }, SAMPLE_MS);
@@ -130,7 +147,7 @@ async function main(): Promise<void> {
       '',
       `\`hra quotes replay --verify\` over the archive of one \`links check\` as the links bench runs it (${pages.quotes.toLocaleString('en-US')} amount quotes on ${pages.htmlPages.toLocaleString('en-US')} HTML pages and ${pages.pdfPages.toLocaleString('en-US')} PDFs; the check took ${checkSeconds.toFixed(0)} s; archive ${mb(bytesUnder(archive))}); ${rounds} rounds, memory sampled every ${SAMPLE_MS} ms.`,
       '',
-      '| round | duration | peak RSS, replay process | peak RSS, with its extraction children | result |',
+      '| round | duration | peak RSS, the replay\'s own processes | peak RSS, with its extraction children | result |',
       '|---|---|---|---|---|',
       ...measured.map((one, index) => `| ${index + 1} | ${one.seconds.toFixed(1)} s | ${mb(one.peakMainBytes)} | ${mb(one.peakTotalBytes)} | ${one.summary} |`),
       '',
@@ -142,4 +159,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Run as a script only, so the measurement can be imported.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

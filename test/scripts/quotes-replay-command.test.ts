@@ -168,6 +168,18 @@ describe('hra quotes replay after an archived links check', () => {
     assert.equal((await replay(where, ['--verify'])).status, 0);
   });
 
+  it('hra quotes check --warc judges one archived page of the run, read from its file without the index', async () => {
+    for (const [path, expected] of [['/verbatim', 'found'], ['/amount-changed', 'not-found'], ['/moved', 'found']] as const) {
+      const recordId = String(quoteLines.find((row) => row.url === urlOf(path))!.warcRecordId);
+      const index = openArchiveIndex(original.archive, { readonly: true });
+      const file = join(original.archive, index.byRecordId(recordId)!.file);
+      index.close();
+      const run = await runHraAsync(['quotes', 'check', '--warc', file, '--record', recordId, '--quote', QUOTE]);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout, `${expected}\n`, path);
+    }
+  });
+
   it('--since leaves out what was checked before it', async () => {
     const run = await replay(original, ['--verify', '--since', '2026-11-21']);
     assert.equal(run.status, 0, run.stderr);
