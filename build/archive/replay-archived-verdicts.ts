@@ -32,7 +32,7 @@ export interface ReplayOptions {
    * that cannot be read. `isDigestFailure` tells which of those errors is a payload no longer matching.
    */
   readResponse(recordId: string): Promise<ArchivedResponse>;
-  isDigestFailure(error: unknown): error is Error & { file?: string };
+  isDigestFailure(error: unknown): error is Error & { file?: string; recordId?: string };
   /** The weekly run's extraction (create-page-text-extractor.ts, its children and memory bounds). */
   extract: ExtractText;
   /** EXTRACTOR_VERSION, written on the re-derived lines. */
@@ -148,9 +148,14 @@ async function replayRecord(
     response = await options.readResponse(recordId);
   } catch (error) {
     if (!options.isDigestFailure(error)) throw error;
+    // The message names the file and the record holding the payload (for a revisit, the one it repeats).
+    const location = `${error.file} record ${error.recordId}: `;
+    const problem = error.message.startsWith(location) ? error.message.slice(location.length) : error.message;
+    const why = `nothing: ${error.recordId === recordId ? '' : `the record it revisits, ${error.recordId}: `}${problem}`;
     // Nothing is judged on bytes that are not the ones the run read: every verdict on them differs.
-    for (const line of links) differ(report, 'link-check', recordId, error.file, line.url, describeLink(line), `nothing: ${error.message}`);
-    for (const line of quoteLines) differ(report, 'quote-check', recordId, error.file, quoteSubject(line), describeQuote(line), `nothing: ${error.message}`);
+    report.checked += links.length + quoteLines.length;
+    for (const line of links) differ(report, 'link-check', recordId, error.file, line.url, describeLink(line), why);
+    for (const line of quoteLines) differ(report, 'quote-check', recordId, error.file, quoteSubject(line), describeQuote(line), why);
     return;
   }
   const actualSha256 = sha256Hex(response.payload);
@@ -158,6 +163,7 @@ async function replayRecord(
 
   for (const line of links) {
     const bound = boundTo(line);
+    report.checked += 1;
     if (bound !== undefined) {
       differ(report, 'link-check', recordId, response.file, line.url, describeLink(line), `nothing: ${bound}`);
       continue;
@@ -168,7 +174,6 @@ async function replayRecord(
     const again: LinkCheck = { url: line.url, checkedAt: line.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus, ...(verdict.pageClass ? { pageClass: verdict.pageClass } : {}) };
     if (describeLink(again) === describeLink(line)) report.matched += 1;
     else differ(report, 'link-check', recordId, response.file, line.url, describeLink(line), describeLink(again));
-    report.checked += 1;
   }
 
   // One judgement per fetch and cited URL, all its quotes at once, as the run judged them.
@@ -182,6 +187,7 @@ async function replayRecord(
     for (const line of lines) {
       const bound = boundTo(line);
       if (bound !== undefined) {
+        report.checked += 1;
         differ(report, 'quote-check', recordId, response.file, quoteSubject(line), describeQuote(line), `nothing: ${bound}`);
         continue;
       }
