@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS records (
   refers_to TEXT,
   concurrent_to TEXT
 );
-CREATE INDEX IF NOT EXISTS records_payload_sha256 ON records (payload_sha256);
+CREATE INDEX IF NOT EXISTS records_payload_sha256 ON records (payload_sha256, type, warc_date);
 CREATE INDEX IF NOT EXISTS records_file_offset ON records (file, offset);
 `;
 
@@ -98,7 +98,8 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
   });
   const byId = database.prepare(`SELECT ${COLUMNS} FROM records WHERE record_id = ?`);
   const byDigest = database.prepare(
-    `SELECT ${COLUMNS} FROM records WHERE payload_sha256 = ? AND type = 'response' ORDER BY warc_date, rowid LIMIT 1`,
+    // The index covers the whole lookup: a payload repeated a million times costs one seek, not a scan of its rows.
+    `SELECT ${COLUMNS} FROM records WHERE payload_sha256 = ? AND type = 'response' ORDER BY warc_date LIMIT 1`,
   );
   const files = database.prepare('SELECT DISTINCT file FROM records ORDER BY file').pluck();
   const ofFile = database.prepare(`SELECT ${COLUMNS} FROM records WHERE file = ? ORDER BY offset`);

@@ -1,10 +1,12 @@
 // Writes fetched HTTP exchanges to the evidence archive as WARC 1.1 (warcio serializes; one gzip member per record),
 // a repeated payload as an identical-payload-digest revisit, rolling files at a size, and indexing each record
-// only once its bytes are on disk.
-import { randomUUID } from 'node:crypto';
+// only once its bytes are on disk. Exchanges that arrive while a batch is being written go together in the next
+// one: one write, one fsync and one index transaction for all, so a run's pace is not the disk's per-record latency.
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
 import { type ArchiveIndex, type ArchiveIndexRow, openArchiveIndex } from './archive-index.ts';
 import { sha256Hex, warcPayloadDigest } from './payload-digest.ts';
@@ -76,7 +78,7 @@ export interface ArchiveWriterOptions {
   now?: () => Date;
   pid?: number;
   index?: ArchiveIndex;
-  /** Whether each exchange is fsynced before it is indexed (default true; off only trades crash safety for speed). */
+  /** Whether each batch is fsynced before it is indexed (default true; off only trades crash safety for speed). */
   syncEachExchange?: boolean;
   isProcessAlive?: (pid: number) => boolean;
 }
@@ -84,8 +86,8 @@ export interface ArchiveWriterOptions {
 /** Headers that carry credentials: never written to the archive. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
-const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
-const SERIALIZE = { gzip: true, digest: { algo: 'sha-256', prefix: 'sha256:', base32: true } } as const;
+const EMPTY_SHA256 = sha256Hex(new Uint8Array());
+const SERIALIZE = { digest: { algo: 'sha-256', prefix: 'sha256:', base32: true } } as const;
 
 /** Headers as archived: credentials dropped, and Transfer-Encoding renamed since the payload is de-chunked. */
 export function archivedHeaders(headers: readonly ArchiveHeader[]): [string, string][] {
@@ -111,8 +113,17 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   if (bytes.length > 0) yield bytes;
 }
 
-async function serialize(record: WARCRecord): Promise<Uint8Array> {
-  return WARCSerializer.serialize(record, { ...SERIALIZE });
+/**
+ * One record as one gzip member. Both digests are computed here with node:crypto and handed to warcio, which
+ * then keeps them (its own hashing instantiates WebAssembly per record, most of a record's cost); the block is
+ * hashed over warcio's own serialization of the HTTP head, so the digest covers the bytes it writes.
+ */
+async function serialize(record: WARCRecord, payload: Uint8Array, payloadSha256: string): Promise<Uint8Array> {
+  const head = record.httpHeaders ? Buffer.from(`${record.httpHeaders.toString()}\r\n`, 'utf8') : Buffer.alloc(0);
+  const block = createHash('sha256').update(head).update(payload).digest('hex');
+  record.warcHeaders.headers.set('WARC-Block-Digest', warcPayloadDigest(block));
+  record.warcHeaders.headers.set('WARC-Payload-Digest', warcPayloadDigest(payloadSha256));
+  return gzipSync(await WARCSerializer.serialize(record, { ...SERIALIZE }));
 }
 
 /** Opens a writer on the archive at `archiveDir`, first sealing what a killed writer left there. */
@@ -128,12 +139,38 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
   const sealed = sealTornTails(archiveDir, index, { isProcessAlive: options.isProcessAlive });
   const startedAt = now();
   let sequence = 0;
+  // `size` counts the bytes of the pending batch too: offsets are assigned before the batch is written.
   let current: { handle: FileHandle; file: string; size: number } | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
+  let pending: { chunks: Buffer[]; bytes: number; rows: ArchiveIndexRow[]; settle: Array<() => void> } = emptyBatch();
+  const waiting: Array<{ exchange: ArchiveExchange; resolve: (done: ArchivedExchange) => void; reject: (error: Error) => void }> = [];
+  let active = false;
+  let running: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
   let closed = false;
+
+  function emptyBatch(): typeof pending {
+    return { chunks: [], bytes: 0, rows: [], settle: [] };
+  }
+
+  async function flush(): Promise<void> {
+    if (!current || pending.rows.length === 0) return;
+    const batch = pending;
+    pending = emptyBatch();
+    const all = Buffer.concat(batch.chunks, batch.bytes);
+    const start = current.size - batch.bytes;
+    // One write for the batch: a kill leaves either nothing or a tail past the last indexed record.
+    for (let written = 0; written < all.length;) {
+      const { bytesWritten } = await current.handle.write(all, written, all.length - written, start + written);
+      written += bytesWritten;
+    }
+    if (syncEach) await current.handle.datasync();
+    index.insert(batch.rows);
+    for (const settle of batch.settle) settle();
+  }
 
   async function closeCurrent(): Promise<void> {
     if (!current) return;
+    await flush();
     const { handle, file } = current;
     current = undefined;
     await handle.sync();
@@ -160,11 +197,13 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
     }
   }
 
-  async function write(exchange: ArchiveExchange): Promise<ArchivedExchange> {
+  /** Serializes one exchange into the pending batch; `repeats` finds an earlier response with the same payload. */
+  async function add(exchange: ArchiveExchange, repeats: Map<string, ArchiveIndexRow>, resolve: (done: ArchivedExchange) => void): Promise<void> {
     const { targetUri, request, response } = exchange;
     const warcDate = exchange.date.toISOString();
     const payloadSha256 = sha256Hex(response.payload);
-    const original = index.responseByPayloadSha256(payloadSha256);
+    // An empty payload (HEAD, most redirects) is written whole: a revisit would only add headers to nothing.
+    const original = response.payload.length === 0 ? undefined : repeats.get(payloadSha256) ?? index.responseByPayloadSha256(payloadSha256);
     const responseRecordId = `<urn:uuid:${randomUUID()}>`;
     const requestRecordId = `<urn:uuid:${randomUUID()}>`;
     const common: [string, string][] = [];
@@ -174,10 +213,7 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
     if (response.truncated) responseHeaders.push(['WARC-Truncated', response.truncated]);
     let responseRecord: WARCRecord;
     if (original) {
-      responseHeaders.push(
-        ['WARC-Refers-To', original.recordId],
-        ['WARC-Payload-Digest', warcPayloadDigest(payloadSha256)],
-      );
+      responseHeaders.push(['WARC-Refers-To', original.recordId]);
       responseRecord = WARCRecord.create({
         url: targetUri, date: warcDate, type: 'revisit', warcVersion: WARC_1_1, statusline,
         warcHeaders: responseHeaders, httpHeaders: archivedHeaders(response.headers),
@@ -195,33 +231,48 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
       warcHeaders: [['WARC-Record-ID', requestRecordId], ['WARC-Concurrent-To', responseRecordId], ...common],
       httpHeaders: archivedHeaders(request.headers),
     });
-    const responseBytes = await serialize(responseRecord);
-    const requestBytes = await serialize(requestRecord);
+    const responseBytes = await serialize(responseRecord, original ? new Uint8Array() : response.payload, payloadSha256);
+    const requestBytes = await serialize(requestRecord, new Uint8Array(), EMPTY_SHA256);
     const target = await fileFor(responseBytes.length + requestBytes.length);
     const offset = target.size;
-    // One write for both members: a kill leaves either nothing or a tail past the last indexed record.
-    const both = Buffer.concat([responseBytes, requestBytes]);
-    let written = 0;
-    while (written < both.length) {
-      const { bytesWritten } = await target.handle.write(both, written, both.length - written, offset + written);
-      written += bytesWritten;
+    const responseRow: ArchiveIndexRow = {
+      recordId: responseRecordId, type: original ? 'revisit' : 'response', targetUri: responseRecord.warcTargetURI ?? targetUri,
+      warcDate, file: target.file, offset, length: responseBytes.length, payloadSha256,
+      refersTo: original?.recordId ?? null, concurrentTo: null,
+    };
+    if (!original) repeats.set(payloadSha256, responseRow);
+    pending.chunks.push(Buffer.from(responseBytes), Buffer.from(requestBytes));
+    pending.bytes += responseBytes.length + requestBytes.length;
+    target.size += responseBytes.length + requestBytes.length;
+    pending.rows.push(responseRow, {
+      recordId: requestRecordId, type: 'request', targetUri: requestRecord.warcTargetURI ?? targetUri, warcDate,
+      file: target.file, offset: offset + responseBytes.length, length: requestBytes.length, payloadSha256: null,
+      refersTo: null, concurrentTo: responseRecordId,
+    });
+    const done: ArchivedExchange = { responseRecordId, requestRecordId, responseType: original ? 'revisit' : 'response', payloadSha256, file: target.file };
+    pending.settle.push(() => resolve(done));
+  }
+
+  async function drain(): Promise<void> {
+    try {
+      while (waiting.length > 0 && failure === undefined) {
+        const batch = waiting.splice(0);
+        try {
+          const repeats = new Map<string, ArchiveIndexRow>();
+          for (const item of batch) await add(item.exchange, repeats, item.resolve);
+          await flush();
+        } catch (error) {
+          // What is on disk past the index is a torn tail the next writer seals; this one writes no more.
+          failure = error as Error;
+          pending = emptyBatch();
+          for (const item of batch) item.reject(failure);
+        }
+      }
+      for (const item of waiting.splice(0)) item.reject(failure as Error);
+    } finally {
+      // In the same step as the loop's last look at `waiting`, so no exchange waits for a drain that has ended.
+      active = false;
     }
-    target.size += both.length;
-    if (syncEach) await target.handle.datasync();
-    const rows: ArchiveIndexRow[] = [
-      {
-        recordId: responseRecordId, type: original ? 'revisit' : 'response', targetUri: responseRecord.warcTargetURI ?? targetUri,
-        warcDate, file: target.file, offset, length: responseBytes.length, payloadSha256,
-        refersTo: original?.recordId ?? null, concurrentTo: null,
-      },
-      {
-        recordId: requestRecordId, type: 'request', targetUri: requestRecord.warcTargetURI ?? targetUri, warcDate,
-        file: target.file, offset: offset + responseBytes.length, length: requestBytes.length, payloadSha256: null,
-        refersTo: null, concurrentTo: responseRecordId,
-      },
-    ];
-    index.insert(rows);
-    return { responseRecordId, requestRecordId, responseType: original ? 'revisit' : 'response', payloadSha256, file: target.file };
   }
 
   return {
@@ -229,15 +280,21 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
     sealed,
     writeExchange(exchange) {
       if (closed) return Promise.reject(new Error(`archive writer for ${archiveDir} is closed`));
-      const result = queue.then(() => write(exchange));
-      queue = result.catch(() => undefined);
-      return result;
+      if (failure) return Promise.reject(failure);
+      return new Promise<ArchivedExchange>((resolve, reject) => {
+        waiting.push({ exchange, resolve, reject });
+        if (!active) {
+          active = true;
+          running = drain();
+        }
+      });
     },
     async close() {
       if (closed) return;
       closed = true;
-      await queue;
-      await closeCurrent();
+      await running;
+      if (failure === undefined) await closeCurrent();
+      else await current?.handle.close();
       if (ownsIndex) index.close();
     },
   };

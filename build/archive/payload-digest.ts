@@ -9,7 +9,7 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** A hex SHA-256 written as a `WARC-Payload-Digest` value. */
+/** A hex SHA-256 written as a WARC digest value (`WARC-Payload-Digest`, `WARC-Block-Digest`). */
 export function warcPayloadDigest(hex: string): string {
   const bytes = Buffer.from(hex, 'hex');
   let bits = 0;

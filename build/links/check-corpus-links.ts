@@ -3,7 +3,9 @@
  * finishes, progress reported, and a summary of what moved.
  */
 import type { Dispatcher } from 'undici';
+import type { ArchiveExchange, ArchivedExchange } from '../archive/open-archive-writer.ts';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
+import { captureExchange } from './capture-exchange.ts';
 import { checkLink } from './check-link.ts';
 import { checkQuotes, type ExtractText } from './check-quotes.ts';
 import { createByteBudget } from './create-byte-budget.ts';
@@ -51,6 +53,11 @@ export interface LinkRunDeps {
   random(): number;
   progress(line: string): void;
   residentBytes(): number;
+  /**
+   * Archives one fetched exchange (every hop, HEAD and retry), resolving once it is indexed; absent, nothing is
+   * archived. A verdict waits for its final response's record, so no line names a record not yet indexed.
+   */
+  archive?(exchange: ArchiveExchange): Promise<ArchivedExchange>;
 }
 
 /** What a run did; `stopped` is set when the proxy refused connections or the network was gone (network-guard.ts). */
@@ -93,15 +100,22 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     'accept-encoding': 'identity',
   };
   const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
+  const archive = deps.archive;
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
+    const capture = archive === undefined ? undefined : captureExchange({ url, method, headers, now: deps.wallNow });
     const release = await gate.acquire(new URL(url).host);
+    let response;
     try {
-      return await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget,
+      response = await sendRequest({
+        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget, capture,
       });
     } finally {
       release();
     }
+    // Written after the host's slot is let go: the disk's pace is not the host's.
+    const exchange = capture?.exchange();
+    if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
+    return response;
   };
   const linkDeps = {
     send,
@@ -186,6 +200,10 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
         again = requeue;
         const check: LinkCheck = { url, checkedAt: options.checkedAt, outcome: verdict.outcome, httpStatus: verdict.httpStatus };
         if (verdict.pageClass !== undefined) check.pageClass = verdict.pageClass;
+        if (verdict.archived !== undefined) {
+          check.warcRecordId = verdict.archived.responseRecordId;
+          check.payloadSha256 = verdict.archived.payloadSha256;
+        }
         const wasInDoubt = guard.inDoubt();
         // Cut short in doubt but finished after: the guard has decided without it.
         if (!wasInDoubt && verdict.unretried === true) return again(url);

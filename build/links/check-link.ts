@@ -76,7 +76,9 @@ export async function checkLink(url: string, deps: CheckLinkDeps, options: { wan
     const location = header(response.headers.location);
     if (REDIRECTS.has(response.status) && location !== undefined) {
       const next = resolveLocation(location, current);
-      const inconclusive = (reason: string): LinkVerdict => ({ outcome: 'inconclusive', httpStatus: response.status, reason });
+      const inconclusive = (reason: string): LinkVerdict => ({
+        outcome: 'inconclusive', httpStatus: response.status, reason, ...(response.archived ? { archived: response.archived } : {}),
+      });
       if (next === undefined) return inconclusive(`redirect to an unusable location ${JSON.stringify(location)}`);
       const scheme = refusedScheme(new URL(next));
       if (scheme !== undefined) return { ...inconclusive(`refused: redirect to ${scheme}`), refused: true };
@@ -97,6 +99,7 @@ export async function checkLink(url: string, deps: CheckLinkDeps, options: { wan
       ? { ...classified, finalUrl: current, contentType: header(response.headers['content-type']) ?? null }
       : classified;
     if (response.page !== undefined) verdict.page = response.page;
+    if (response.archived !== undefined) verdict.archived = response.archived;
     if (answer.unretried === true) verdict.unretried = true;
     return answer.note === undefined ? verdict : { ...verdict, reason: `${verdict.reason}; ${answer.note}` };
   }

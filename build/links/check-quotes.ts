@@ -4,6 +4,7 @@
  */
 import type { QuoteCheck } from '../corpus/corpus-types.ts';
 import type { FetchedPage, PageText } from '../quotes/extract-page-text.ts';
+import { EXTRACTOR_VERSION } from '../quotes/extractor-version.ts';
 import { judgePageText, type PageJudgement } from '../quotes/judge-page-text.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import type { QuoteTask } from './select-quote-targets.ts';
@@ -19,6 +20,15 @@ export type ExtractText = (page: FetchedPage, quotes: readonly string[]) => Prom
  * searched; anything else is `inconclusive`, because a quote cannot be judged on a page that was not read.
  */
 export async function checkQuotes(
+  url: string, tasks: readonly QuoteTask[], verdict: LinkVerdict, checkedAt: string, extract: ExtractText,
+): Promise<QuoteCheck[]> {
+  const checks = await judgeQuotes(url, tasks, verdict, checkedAt, extract);
+  // The archived page the checks rest on, and the extraction that judged it (issue 32), last on each line.
+  const archived = verdict.archived === undefined ? {} : { warcRecordId: verdict.archived.responseRecordId, payloadSha256: verdict.archived.payloadSha256 };
+  return checks.map((check) => ({ ...check, ...archived, extractor: EXTRACTOR_VERSION }));
+}
+
+async function judgeQuotes(
   url: string, tasks: readonly QuoteTask[], verdict: LinkVerdict, checkedAt: string, extract: ExtractText,
 ): Promise<QuoteCheck[]> {
   const contentType = single(verdict.contentType);

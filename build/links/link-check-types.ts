@@ -1,4 +1,5 @@
 /** The shapes the link checker passes between its steps; the stored attempt is the corpus's LinkCheck. */
+import type { ArchivedExchange } from '../archive/open-archive-writer.ts';
 import type { LinkCheck } from '../corpus/corpus-types.ts';
 import type { PageBody } from './read-page-body.ts';
 
@@ -28,6 +29,8 @@ export interface LinkVerdict {
   contentType?: string | null;
   /** The final 2xx body, when the attempt was asked for the page (the quote checks). */
   page?: PageBody;
+  /** Where the final response (the one the verdict rests on) was archived, when the run archives. */
+  archived?: ArchivedExchange;
 }
 
 /** One response as the classifier sees it: the last answer of the redirect chain. */

@@ -1,6 +1,8 @@
 /** Sends one HTTP request of a link check through undici, with a deadline and a capped body read. */
 import { request, type Dispatcher } from 'undici';
+import type { ArchivedExchange } from '../archive/open-archive-writer.ts';
 import { capFor } from '../quotes/extract-page-text.ts';
+import type { ExchangeCapture } from './capture-exchange.ts';
 import type { ByteBudget } from './create-byte-budget.ts';
 import { readBodyPrefix } from './read-body-prefix.ts';
 import { readPageBody, type PageBody } from './read-page-body.ts';
@@ -14,6 +16,8 @@ export interface SentResponse {
   body: string | undefined;
   /** The whole body up to its type's cap: only when `read` is `page` and the answer is a 2xx. */
   page?: PageBody;
+  /** Where this exchange was archived, when the run archives (set by the caller once it is indexed). */
+  archived?: ArchivedExchange;
 }
 
 /**
@@ -40,6 +44,8 @@ export interface SendRequestOptions {
    * returns stay held until the caller releases `page.bytes.byteLength` of them.
    */
   pageBudget?: ByteBudget;
+  /** Captures the exchange for the evidence archive: the bytes as they arrive, whatever the read keeps. */
+  capture?: ExchangeCapture;
 }
 
 /** The bytes kept of a body over its cap: enough to tell a PDF from HTML (extract-page-text.ts sniffs 1024). */
@@ -57,11 +63,12 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
+    options.capture?.timedOut();
     controller.abort();
   }, options.timeoutMs);
   try {
     const response = await request(options.url, {
-      dispatcher: options.dispatcher,
+      dispatcher: options.capture === undefined ? options.dispatcher : options.dispatcher.compose(options.capture.interceptor),
       method: options.method,
       headers: { ...options.headers },
       signal: controller.signal,

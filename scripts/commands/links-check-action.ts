@@ -1,4 +1,6 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
+import { openArchiveWriter, type ArchiveExchange, type ArchivedExchange, type ArchiveWriter } from '../../build/archive/open-archive-writer.ts';
+import { DEFAULT_ARCHIVE_ROLL_MIB, defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
@@ -35,6 +37,9 @@ export interface LinksCheckFlags {
   allowPrivateAddresses?: boolean;
   /** False with `--no-quotes`. */
   quotes?: boolean;
+  /** The archive folder; false with `--no-archive`; undefined for the default beside the corpus. */
+  archive?: string | false;
+  archiveRollMb: string;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -42,6 +47,7 @@ export interface LinksCheckFlags {
 /** Defaults of the numeric flags (operator contract). */
 export const CHECK_FLAG_DEFAULTS = {
   maxAgeDays: '6', concurrency: '32', perHost: '2', hostIntervalMs: '1000', timeoutMs: '15000', retries: '2',
+  archiveRollMb: String(DEFAULT_ARCHIVE_ROLL_MIB),
 } as const;
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -61,6 +67,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     extractConcurrency: 2 * DEFAULT_EXTRACT_CHILDREN,
   };
   const maxAgeDays = count('--max-age-days', flags.maxAgeDays, 0);
+  const archiveRollMib = count('--archive-roll-mb', flags.archiveRollMb, 1);
   const proxy = flags.proxy === undefined ? undefined : proxyUrl(flags.proxy);
   // What messages show of --proxy: never its password.
   const shownProxy = proxy === undefined ? undefined : redactPassword(proxy);
@@ -93,6 +100,20 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     log?.close();
     throw new CliFailure(`${QUOTE_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  // The archive is written only when the lines are: a dry run keeps nothing.
+  const archiveDir = log === undefined || flags.archive === false ? undefined : flags.archive ?? defaultArchiveDir(flags.corpus);
+  let archive: ArchiveWriter | undefined;
+  try {
+    archive = archiveDir === undefined ? undefined : await openArchiveWriter({ archiveDir, rollBytes: archiveRollMib * 1024 * 1024 });
+  } catch (error) {
+    log?.close();
+    quoteLog?.close();
+    throw new CliFailure(`--archive ${archiveDir}: cannot be opened for writing (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was checked or appended`);
+  }
+  for (const sealed of archive?.sealed ?? []) {
+    progress(`archive: ${sealed.file}: ${sealed.removed ? 'removed, no record of it was indexed' : `sealed, ${sealed.cutBytes} bytes past its last indexed record cut`} (a killed run's file)`);
+  }
+  const archived = { exchanges: 0, revisits: 0 };
   const print = (row: object) => process.stdout.write(`${JSON.stringify(row)}\n`);
   // One pool of extraction children for the run, started only when a page arrives.
   const pageExtractor = createPageTextExtractor();
@@ -118,8 +139,13 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
       random: Math.random,
       progress,
       residentBytes: () => process.memoryUsage.rss(),
+      ...(archive === undefined ? {} : { archive: (exchange) => archiveOrFail(archive, exchange, archived) }),
     });
   } finally {
+    if (archive !== undefined) {
+      await archive.close();
+      progress(`archive: ${archived.exchanges} exchanges written to ${archiveDir} (${archived.revisits} of their responses as revisits of an identical payload)`);
+    }
     log?.close();
     quoteLog?.close();
     for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
@@ -160,6 +186,18 @@ function openLog(corpus: Corpus): LinkCheckLog {
     return openLinkCheckLog(corpus.root);
   } catch (error) {
     throw new CliFailure(`${LINK_CHECKS_FILE}: cannot be opened for appending (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** A failed archive write stops the run with one line: no later line may go without its record. */
+async function archiveOrFail(archive: ArchiveWriter, exchange: ArchiveExchange, counts: { exchanges: number; revisits: number }): Promise<ArchivedExchange> {
+  try {
+    const done = await archive.writeExchange(exchange);
+    counts.exchanges += 1;
+    if (done.responseType === 'revisit') counts.revisits += 1;
+    return done;
+  } catch (error) {
+    throw new CliFailure(`--archive ${archive.archiveDir}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the lines appended before stay, rerun to check the rest`);
   }
 }
 

@@ -24,7 +24,10 @@ export function registerLinksCommand(program: Command): void {
     .option('--user-agent <text>', 'User-Agent header (default: names the dataset and the manifest\'s contact URL)')
     .option('--allow-private-addresses', 'tests and development only: let URLs reach loopback, private and other non-public addresses')
     .option('--no-quotes', 'check links only: no page text is read and no quote check is made')
-    .option('--dry-run', 'check, but append nothing: print the attempts on stdout instead')
+    .option('--archive <dir>', 'evidence archive: every fetched exchange kept as WARC there (default: archive beside the corpus folder)')
+    .option('--no-archive', 'archive nothing; the lines appended then name no archived record')
+    .option('--archive-roll-mb <n>', 'start a new WARC file once one reaches this many MiB', defaults.archiveRollMb)
+    .option('--dry-run', 'check, but append nothing and archive nothing: print the attempts on stdout instead')
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: LinksCheckFlags) => runLinksCheck(flags));
 

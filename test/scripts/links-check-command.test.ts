@@ -115,8 +115,10 @@ describe('hra links check', () => {
     const expected: Record<string, Expected> = { ...TABLE, ...MINI, ...('certFile' in https ? { 'https://secure.test/program': live(), 'https://mismatch.test/program': ofStatus('inconclusive', null) } : {}) };
     assert.deepEqual(appended.map((row) => row.url).sort(), Object.keys(expected).sort(), 'each due URL once, the fresh ones not at all');
     for (const row of appended) {
-      const { url, ...attempt } = row;
+      const { url, warcRecordId, payloadSha256, ...attempt } = row;
       assert.deepEqual(attempt, { checkedAt: '2026-11-20', ...expected[url as string] }, `${url as string}`);
+      // A response came, so it was archived (links-check-archive.test.ts reads the records back).
+      assert.equal(typeof warcRecordId === 'string' && typeof payloadSha256 === 'string', row.httpStatus !== null, `${url as string}: archived`);
     }
     for (const url of FRESH) assert.ok(!fixture.requests.some((request) => `http://${request.host}${request.path}` === url), `${url} was not requested`);
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { quoteDigest } from '../../build/derive/quote-digest.ts';
+import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
@@ -71,11 +72,15 @@ describe('hra links check, quote checks', () => {
   it('appends one quote check per page with the outcome the table gives', () => {
     assert.equal(firstRun.status, 0, firstRun.stderr);
     const checks = rowsOf(readFileSync(quoteFile, 'utf8'));
+    const links = rowsOf(readFileSync(join(corpus, 'evidence/link-checks.ndjson'), 'utf8'));
     for (const [index, expected] of QUOTE_CASES.entries()) {
       const url = urlOf(expected.path);
       const mine = checks.filter((check) => check.url === url);
       assert.equal(mine.length, 1, `${url}: one check`);
-      const { reason, textLength, textSha256, statedAmounts, ...rest } = mine[0] as Record<string, unknown>;
+      const { reason, textLength, textSha256, statedAmounts, warcRecordId, payloadSha256, extractor, ...rest } = mine[0] as Record<string, unknown>;
+      // From the same fetch as the URL's attempt: the same archived page (links-check-archive.test.ts reads them back).
+      const attempt = links.find((line) => line.url === url);
+      assert.deepEqual([warcRecordId, payloadSha256, extractor], [attempt?.warcRecordId, attempt?.payloadSha256, EXTRACTOR_VERSION], url);
       assert.deepEqual(rest, {
         city: 'alpha', programId: `link-${index + 1}`, reviewedAt: REVIEWED_AT, quoteSha256: quoteDigest(expected.quote),
         url, finalUrl: urlOf(expected.finalPath ?? expected.path), checkedAt: '2026-11-20', outcome: expected.outcome, contentType: expected.contentType,

@@ -101,6 +101,16 @@ describe('openArchiveWriter', () => {
     index.close();
   });
 
+  it('writes an empty payload (HEAD, a redirect) as a response each time: a revisit would only add headers to nothing', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    const head = (url: string): ArchiveExchange => ({ ...exchange(url, ''), request: { method: 'HEAD', headers: [] } });
+    const done = [await writer.writeExchange(head('http://a.example/1')), await writer.writeExchange(head('http://a.example/2'))];
+    await writer.close();
+    assert.deepEqual(done.map((d) => d.responseType), ['response', 'response']);
+    assert.equal(done[1]!.payloadSha256, sha256(new Uint8Array()));
+  });
+
   it('rolls to a new file once the next exchange would pass the roll size, each file read whole by node-warc', async () => {
     const archive = freshArchive();
     const writer = await openArchiveWriter({ archiveDir: archive, rollBytes: 1500 });
@@ -205,6 +215,33 @@ describe('openArchiveWriter', () => {
     const closed = openFile.slice(0, -'.open'.length);
     assert.equal(statSync(closed).size, rows[2]!.offset);
     assert.equal((await readWithNodeWarc(closed)).length, 2);
+    index.close();
+  });
+
+  it('writes exchanges sent at once in batches: all indexed, repeats within a batch revisit its first, and a write made as one resolves is not left waiting', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    const pages = Array.from({ length: 40 }, (_, i) => `<p>page ${i % 10}</p>\n`);
+    const chained: Promise<unknown>[] = [];
+    const done = await Promise.all(pages.map((page, i) => writer.writeExchange(exchange(`http://a.example/${i}`, page)).then((result) => {
+      // Written from the continuation of another write, as a redirect's next hop is.
+      chained.push(writer.writeExchange(exchange(`http://b.example/${i}`, `<p>next ${i}</p>\n`)));
+      return result;
+    })));
+    await Promise.all(chained);
+    await writer.close();
+    assert.equal(done.filter((d) => d.responseType === 'response').length, 10, 'ten distinct pages');
+    const index = openArchiveIndex(archive, { readonly: true });
+    for (const d of done) {
+      const read = await readArchivedRecord(archive, index, d.responseRecordId);
+      assert.equal(sha256(read.payload), d.payloadSha256);
+      if (d.responseType === 'revisit') assert.equal(index.byRecordId(read.row.refersTo!)?.type, 'response');
+    }
+    const files = warcFiles(archive);
+    let records = 0;
+    for (const file of files) records += (await readWithNodeWarc(file)).length;
+    assert.equal(records, 160);
+    assert.equal(index.database.prepare('SELECT COUNT(*) FROM records').pluck().get(), 160);
     index.close();
   });
 

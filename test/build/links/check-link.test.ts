@@ -47,6 +47,19 @@ describe('checkLink', () => {
     assert.deepEqual(sent, [`HEAD ${url}`, `GET ${url}`]);
   });
 
+  it('rests the verdict on the final response\'s archived record: the last hop, the GET after HEAD, the redirect of a loop', async () => {
+    const archived = (id: string) => ({ responseRecordId: `<urn:uuid:${id}>`, requestRecordId: '<urn:uuid:r>', responseType: 'response' as const, payloadSha256: id.repeat(64).slice(0, 64), file: 'f' });
+    const with_ = (response: SentResponse, id: string): SentResponse => ({ ...response, archived: archived(id) });
+    const next = 'http://a.test/next';
+    const hops = scripted({ [`HEAD ${url}`]: [with_(moved(next), '1')], [`HEAD ${next}`]: [with_(html(200), '2')], [`GET ${next}`]: [with_(html(200), '3')] });
+    assert.equal((await checkLink(url, hops.deps)).archived?.responseRecordId, '<urn:uuid:3>');
+    const loop = scripted({ [`HEAD ${url}`]: [with_(moved(next), '4')], [`HEAD ${next}`]: [with_(moved(url), '5')] });
+    const verdict = await checkLink(url, loop.deps);
+    assert.deepEqual([verdict.outcome, verdict.archived?.responseRecordId], ['inconclusive', '<urn:uuid:5>']);
+    const none = scripted({ [`HEAD ${url}`]: [new RequestFailure('tls', 'certificate has expired')] });
+    assert.equal((await checkLink(url, none.deps)).archived, undefined);
+  });
+
   it('settles a non-HTML 2xx with HEAD alone', async () => {
     const { deps, sent } = scripted({ [`HEAD ${url}`]: [{ status: 200, headers: { 'content-type': 'application/pdf' }, body: undefined }] });
     assert.equal((await checkLink(url, deps)).outcome, 'live');

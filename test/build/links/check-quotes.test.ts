@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkQuotes, type ExtractText } from '../../../build/links/check-quotes.ts';
+import { EXTRACTOR_VERSION } from '../../../build/quotes/extractor-version.ts';
 import { STATED_AMOUNTS_CAP } from '../../../build/quotes/judge-page-text.ts';
 import type { LinkVerdict } from '../../../build/links/link-check-types.ts';
 import type { QuoteTask } from '../../../build/links/select-quote-targets.ts';
@@ -32,6 +33,17 @@ describe('checkQuotes', () => {
     const checks = await checkQuotes(URL, [task('a', 'up to $5,000 for roofs'), task('b', 'up to $7,500')], live(), '2026-11-20', extract);
     assert.deepEqual(checks.map((check) => [check.outcome, check.reason]), [['found', undefined], ['inconclusive', reason]]);
     assert.equal(checks[1]?.textSha256, undefined, 'an inconclusive check carries no text measures');
+  });
+
+  it('names the archived page each check rests on and the extractor, last on every line, conclusive or not', async () => {
+    const archived = { responseRecordId: '<urn:uuid:0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b>', requestRecordId: '<urn:uuid:1f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b>', responseType: 'revisit' as const, payloadSha256: 'b'.repeat(64), file: 'warc/x.warc.gz' };
+    const [found] = await checkQuotes(URL, [task('a', 'up to $5,000')], live({ archived }), '2026-11-20', text('Up to $5,000.'));
+    assert.deepEqual(Object.entries(found!).slice(-3), [['warcRecordId', archived.responseRecordId], ['payloadSha256', archived.payloadSha256], ['extractor', EXTRACTOR_VERSION]]);
+    const dead: LinkVerdict = { outcome: 'dead', httpStatus: 404, reason: 'status 404', finalUrl: URL, contentType: 'text/html', archived };
+    const [inconclusive] = await checkQuotes(URL, [task('a', 'x')], dead, '2026-11-20', never);
+    assert.deepEqual([inconclusive?.warcRecordId, inconclusive?.extractor], [archived.responseRecordId, EXTRACTOR_VERSION]);
+    const [unarchived] = await checkQuotes(URL, [task('a', 'up to $5,000')], live(), '2026-11-20', text('Up to $5,000.'));
+    assert.deepEqual([unarchived?.warcRecordId, unarchived?.payloadSha256, unarchived?.extractor], [undefined, undefined, EXTRACTOR_VERSION]);
   });
 
   it('does not judge a page whose body broke off', async () => {
