@@ -16,8 +16,9 @@ import { measureArchive, type ArchiveFigures } from './measure-archive.ts';
 import { hraCommand, run, runWithPeakRss } from './measure-build.ts';
 
 /** The run's settings, as `hra links check` flags (the fixture's latency is the other half). */
-const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-interval-ms', '10', '--timeout-ms', '15000', '--retries', '2'];
-const FIXTURE_DELAY_MS = 20;
+export const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-interval-ms', '10', '--timeout-ms', '15000', '--retries', '2'];
+/** The fixture's latency per answer, in ms. */
+export const FIXTURE_DELAY_MS = 20;
 const AT = '2026-11-23T06:00:00Z';
 /** The second archive week: seven days on, the fixture serving the very same pages. */
 const AT_WEEK_2 = '2026-11-30T06:00:00Z';
@@ -124,7 +125,7 @@ export async function benchLinks(root: string, work: string, scale: number, comm
  * (`https://housing.ohio.example.org/x` becomes `http://housing.ohio.example.org.test/x`), the federal
  * records' real addresses included: nothing in the bench could reach a real site even by mistake.
  */
-function moveToTestHosts(corpus: string): void {
+export function moveToTestHosts(corpus: string): void {
   const files = ['national.ndjson', 'corrections.ndjson', 'evidence/link-checks.ndjson', ...readdirSync(join(corpus, 'programs')).map((name) => `programs/${name}`)];
   for (const relative of files) {
     const file = join(corpus, relative);

@@ -1,8 +1,13 @@
-/** The `hra quotes check` action: reads the saved page as the fetcher reads a body, judges it, prints a line per quote. */
+/**
+ * The `hra quotes check` action: reads the saved page as the fetcher reads a body (or an archived response's
+ * payload as the run read it), judges it, prints a line per quote.
+ */
 import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { MIMEType } from 'node:util';
+import { findWarcRecord, WarcRecordError } from '../../build/archive/find-warc-record.ts';
+import { readArchivedPage } from '../../build/archive/read-archived-page.ts';
 import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
-import { capFor, type FetchedPage } from '../../build/quotes/extract-page-text.ts';
+import { capFor, type FetchedPage, type PageText } from '../../build/quotes/extract-page-text.ts';
 import { judgePageText } from '../../build/quotes/judge-page-text.ts';
 import { locateQuoteBreak, type QuoteBreak } from '../../build/quotes/locate-quote-break.ts';
 import { normalizeForMatch } from '../../build/quotes/normalize-for-match.ts';
@@ -10,7 +15,9 @@ import { CliFailure, printJson, progress } from '../cli-failure.ts';
 
 /** The flags as commander hands them over. */
 export interface QuotesCheckFlags {
-  page: string;
+  page?: string;
+  warc?: string;
+  record?: string;
   contentType?: string;
   quote: string[];
   json?: boolean;
@@ -34,14 +41,18 @@ export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
   for (const quote of flags.quote) {
     if (normalizeForMatch(quote) === '') throw new CliFailure(`--quote ${JSON.stringify(quote)}: normalizes to nothing, so it can never be found`);
   }
-  const page = readPage(flags.page, contentType);
-  // Read in a child process with the weekly run's limits, so a hostile saved page can only end that child.
-  const extractor = createPageTextExtractor({ children: 1 });
-  let text;
-  try {
-    text = await extractor.extract(page);
-  } finally {
-    await extractor.close();
+  const source = await readSource(flags, contentType);
+  let text: PageText;
+  if ('unjudged' in source) {
+    text = { kind: 'inconclusive', format: 'other', reason: source.unjudged };
+  } else {
+    // Read in a child process with the weekly run's limits, so a hostile saved page can only end that child.
+    const extractor = createPageTextExtractor({ children: 1 });
+    try {
+      text = await extractor.extract(source.page);
+    } finally {
+      await extractor.close();
+    }
   }
   let lines: QuoteCheckLine[];
   if (text.kind === 'inconclusive') {
@@ -51,8 +62,8 @@ export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
     // Judged by the same code as in the weekly run's children (judge-page-text.ts).
     const judgment = judgePageText(text, flags.quote);
     const measures = { textLength: judgment.textLength, textSha256: judgment.textSha256 };
-    const sniffed = contentType === null ? ', the type sniffed from its bytes' : '';
-    progress(`quotes: ${flags.page}: ${text.format}${sniffed}, ${measures.textLength} characters of text`);
+    const sniffed = 'page' in source && source.page.contentType === null ? ', the type sniffed from its bytes' : '';
+    progress(`quotes: ${source.name}: ${text.format}${sniffed}, ${measures.textLength} characters of text`);
     let normalizedPage: string | undefined;
     lines = flags.quote.map((quote, index): QuoteCheckLine => {
       if (judgment.found[index] === true) return { quote, outcome: 'found', ...measures };
@@ -65,6 +76,36 @@ export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
     if (flags.json) printJson(line);
     else process.stdout.write(line.outcome === 'inconclusive' ? `inconclusive: ${line.reason}\n` : `${line.outcome}\n`);
   }
+}
+
+/**
+ * The page to judge: `--page`'s file, or `--warc`'s record as the run read its payload (its Content-Type
+ * from the archived headers unless `--content-type` is given); `unjudged` says why an archived response
+ * holds no page the run would have judged.
+ */
+async function readSource(flags: QuotesCheckFlags, contentType: string | null): Promise<{ name: string; page: FetchedPage } | { name: string; unjudged: string }> {
+  if ((flags.page === undefined) === (flags.warc === undefined)) throw new CliFailure('give either --page <file> or --warc <file> --record <id>');
+  if (flags.page !== undefined) {
+    if (flags.record !== undefined) throw new CliFailure('--record names a record of --warc, not of --page');
+    return { name: flags.page, page: readPage(flags.page, contentType) };
+  }
+  const warc = flags.warc!;
+  if (flags.record === undefined) throw new CliFailure(`--warc ${warc}: give the record to judge with --record <id>`);
+  let response;
+  try {
+    response = await findWarcRecord(warc, flags.record);
+  } catch (error) {
+    if (error instanceof WarcRecordError) throw new CliFailure(error.message);
+    throw error;
+  }
+  const name = `${warc} ${flags.record}`;
+  // Only a 2xx body is a page the weekly run judges (check-quotes.ts).
+  if (response.status < 200 || response.status > 299) return { name, unjudged: `the archived response has status ${response.status}, not a page` };
+  const served = response.headers['content-type'];
+  const type = contentType ?? (Array.isArray(served) ? served[0] : served) ?? null;
+  const body = await readArchivedPage(response, type);
+  if (body.kind === 'broken') return { name, unjudged: body.reason };
+  return { name, page: { body: body.bytes, contentType: type, complete: body.complete } };
 }
 
 /** The type as given, once it parses as a media type (a header value such as `text/html; charset=utf-8`). */

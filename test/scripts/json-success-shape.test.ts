@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { openArchiveIndex } from '../../build/archive/archive-index.ts';
 import { lastJsonLine, ROOT, runHra } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -37,6 +38,12 @@ describe('--json successes', () => {
     ['keys create', () => ['keys', 'create', '--keys', join(dir, 'keys.sqlite'), '--tier', 'nonprofit'], ['id', 'key']],
     ['keys list', () => ['keys', 'list', '--keys', join(dir, 'keys.sqlite')], ['keys']],
     ['prune', () => ['prune', '--out', join(dir, 'out'), '--keep', '1'], ['kept', 'removed']],
+    ['quotes replay', () => {
+      // An archive with nothing in it: the mini corpus's lines name no archived record.
+      const archive = join(dir, 'archive');
+      openArchiveIndex(archive).close();
+      return ['quotes', 'replay', '--corpus', MINI_CORPUS, '--archive', archive, '--verify'];
+    }, ['checked', 'match', 'differ', 'differences']],
   ];
   for (const [name, args, members] of cases) {
     it(`hra ${name} --json: {"ok": true, ...} first, then its own members`, () => {

@@ -157,7 +157,7 @@ describe('hra quotes check refusals', () => {
   });
   // [case, args, the one stderr line]
   const cases: ReadonlyArray<[string, () => string[], RegExp]> = [
-    ['no --page', () => ['--quote', QUOTE], /^hra: required option '--page <file>' not specified$/],
+    ['no --page', () => ['--quote', QUOTE], /^hra: give either --page <file> or --warc <file> --record <id>$/],
     ['no --quote', () => ['--page', page()], /^hra: required option '--quote <text>' not specified$/],
     ['a mistyped flag', () => ['--page', page(), '--quotes', QUOTE], /^hra: unknown option '--quotes' \(did you mean --quote\?\)$/],
     ['a missing page file', () => ['--page', join(dir, 'nope.html'), '--quote', QUOTE], /^hra: --page \S+nope\.html: page file not found$/],
