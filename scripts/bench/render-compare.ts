@@ -4,7 +4,8 @@
  * side by side, each as the median and the min–max of its rounds, with B/A and each gateway's ratio to
  * each ceiling, once by req/s and once by server CPU per request.
  */
-import type { RouteFigures, RouteId, RunSetup, ServerMode } from './render-report.ts';
+import { atMost } from './bench-targets.ts';
+import { isTailTargetRoute, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
 
 /**
@@ -62,8 +63,31 @@ export function renderCompareReport(report: CompareReport): string {
   lines.push(`- run took ${report.elapsedSeconds.toFixed(0)} s`, '');
   lines.push('req/s (median, min–max over the rounds; higher is better):', '', ...renderCompareTable(report.routes, 'rps'), '');
   lines.push('server CPU µs per request (user + system from /proc, median, min–max; lower is better; "vs ceiling" = ceiling CPU / gateway CPU):', '', ...renderCompareTable(report.routes, 'cpu'), '');
+  lines.push('latency at the connections above, ms (wrk, median of the rounds; p99.9 from a done() hook); B p99 / ceiling p99 against the ceiling that sends B\'s own head, in the same rounds:', '', ...renderCompareLatency(report.routes), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   return lines.join('\n');
+}
+
+/**
+ * Per route, the p50, p99 and p99.9 of A, B and the same-headers ceiling (the two-header one when no other
+ * was measured), with each tree's p99 over the ceiling's and issue 35's target (at most 1.5×) for B.
+ */
+export function renderCompareLatency(routes: readonly RouteFigures[]): string[] {
+  const against: ServerMode = hasSameHeaders(routes) ? 'ceiling, same headers' : 'ceiling';
+  const rows = [`| route | A p50 / p99 / p99.9 | B p50 / p99 / p99.9 | ${against} p50 / p99 / p99.9 | A p99 / ceiling p99 | B p99 / ceiling p99 | target |`, '|---|---:|---:|---:|---:|---:|---|'];
+  const order: RouteId[] = [];
+  for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
+  const triple = (figures: RouteFigures | undefined) => (figures === undefined ? 'n/a' : [figures.p50Ms, figures.p99Ms, figures.p999Ms].map((value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a')).join(' / '));
+  for (const route of order) {
+    const pick = (mode: ServerMode) => routes.find((figures) => figures.route === route && figures.mode === mode);
+    const [a, b, ceiling] = [pick('gateway A'), pick('gateway B'), pick(against)];
+    if (!a || !b) continue;
+    const tailA = ceiling && a.p99Ms / ceiling.p99Ms;
+    const tailB = ceiling && b.p99Ms / ceiling.p99Ms;
+    const verdict = tailB !== undefined && isTailTargetRoute(route) ? atMost(tailB, 1.5, '×', 2) : undefined;
+    rows.push(`| ${route} | ${triple(a)} | ${triple(b)} | ${triple(ceiling)} | ${ratio(tailA)} | ${ratio(tailB)} | ${verdict === undefined ? '—' : `${verdict.met ? '✅' : '❌'} ${verdict.text}`} |`);
+  }
+  return rows;
 }
 
 /**
