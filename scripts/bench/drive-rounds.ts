@@ -96,6 +96,7 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly Measur
     p999Ms: median(results.map((result) => result.p999Ms)),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
     cpuUsPerRequest: spreadOf(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
+    cpuRounds: results.map((result) => result.cpuUsPerRequest),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };

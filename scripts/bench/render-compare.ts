@@ -5,7 +5,7 @@
  * each ceiling, once by req/s and once by server CPU per request.
  */
 import { atMost } from './bench-targets.ts';
-import { isTailTargetRoute, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
+import { isTailTargetRoute, worstRoundShare, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
 
 /**
@@ -99,7 +99,9 @@ export function renderCompareLatency(routes: readonly RouteFigures[]): string[] 
 export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 'cpu'): string[] {
   const same = hasSameHeaders(routes);
   const rows = same
-    ? ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+    ? by === 'cpu'
+      ? ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers | B vs same headers, worst round |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+      : ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
     : ['| route | A | B | ceiling | B/A | A vs ceiling | B vs ceiling |', '|---|---:|---:|---:|---:|---:|---:|'];
   const order: RouteId[] = [];
   for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
@@ -114,7 +116,7 @@ export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 
         gateway === undefined || against === undefined ? undefined : by === 'rps' ? gateway.median / against.median : against.median / gateway.median;
       const dirty = [a, b, ceiling, sameCeiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
       const cells = same
-        ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss))]
+        ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss)), ...(by === 'cpu' ? [percent(sameCeiling && worstRoundShare(b, sameCeiling))] : [])]
         : [withSpread(sa), withSpread(sb), withSpread(sc), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc))];
       rows.push(`| ${route}${pair.label}${dirty} | ${cells.join(' | ')} |`);
     }

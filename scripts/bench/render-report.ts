@@ -58,6 +58,8 @@ export interface RouteFigures {
   bytesPerResponse: number;
   /** Server CPU time (user + system) per request: median and min–max over rounds; NaN when unknown. */
   cpuUsPerRequest: Spread;
+  /** The same, round by round in the order driven (NaN for a round not measured), to pair with a ceiling's rounds. */
+  cpuRounds: readonly number[];
   /** Non-2xx/3xx responses and socket errors over every round; both must be 0 for a clean run. */
   non2xx: number;
   errors: number;
@@ -159,7 +161,7 @@ function routeVerdict(all: readonly RouteFigures[], figures: RouteFigures, ratio
  */
 export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string[] {
   if (!report.routes.some((figures) => figures.mode === 'ceiling, same headers')) return [];
-  const rows = ['| route | server | vs ceiling (2 headers) | vs ceiling (same headers) | by CPU, 2 headers | by CPU, same headers | p99 / same-headers p99 | target (issues 15, 35) |', '|---|---|---:|---:|---:|---:|---:|---|'];
+  const rows = ['| route | server | vs ceiling (2 headers) | vs ceiling (same headers) | by CPU, 2 headers | by CPU, same headers | by CPU, same headers, worst round | p99 / same-headers p99 | target (issues 15, 35) |', '|---|---|---:|---:|---:|---:|---:|---:|---|'];
   const percent = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${(value * 100).toFixed(0)}%`);
   for (const route of ROUTE_IDS) {
     const two = find(report.routes, route, 'ceiling');
@@ -168,6 +170,7 @@ export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string
       const vsTwo = two && figures.rps.median / two.rps.median;
       const vsSame = same && figures.rps.median / same.rps.median;
       const tail = same && figures.p99Ms / same.p99Ms;
+      const worst = same && worstRoundShare(figures, same);
       const verdicts: Verdict[] = [];
       if (route === 'unfiltered' && figures.mode === 'gateway') {
         if (vsSame !== undefined) verdicts.push(atLeastRatio(vsSame, 0.8, 'of same-headers ceiling'));
@@ -175,13 +178,27 @@ export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string
       } else if (route === 'unfiltered' && vsTwo !== undefined) {
         verdicts.push(atLeastRatio(vsTwo, 0.5, 'of 2-header ceiling'));
       }
+      if (worst !== undefined && (route === 'unfiltered' || route.startsWith('unfiltered (')) && figures.mode === 'gateway') verdicts.push(atLeastRatio(worst, 0.8, 'by CPU in every round'));
       if (tail !== undefined && isTailTargetRoute(route) && (figures.mode === 'gateway' || figures.mode === 'gateway B')) verdicts.push(atMost(tail, 1.5, '× p99', 2));
       rows.push(
-        `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(same && same.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${tail === undefined || !Number.isFinite(tail) ? '—' : `${tail.toFixed(2)}×`} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
+        `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(same && same.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(worst)} | ${tail === undefined || !Number.isFinite(tail) ? '—' : `${tail.toFixed(2)}×`} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
       );
     }
   }
   return rows;
+}
+
+/**
+ * The lowest of the rounds' ratios of `ceiling`'s CPU per request to `gateway`'s, round r against round r
+ * (each round drives both in turn): issue 35 asks for 80% in every run, not only of the medians.
+ */
+export function worstRoundShare(gateway: Pick<RouteFigures, 'cpuRounds'>, ceiling: Pick<RouteFigures, 'cpuRounds'>): number {
+  let worst = Number.NaN;
+  for (let round = 0; round < Math.min(gateway.cpuRounds.length, ceiling.cpuRounds.length); round++) {
+    const share = (ceiling.cpuRounds[round] as number) / (gateway.cpuRounds[round] as number);
+    if (Number.isFinite(share) && !(share >= worst)) worst = share;
+  }
+  return worst;
 }
 
 /** Whether issue 35's tail target (p99 at most 1.5× bare node's) applies: the collection, detail and sample, plain or compressed. */
