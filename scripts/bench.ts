@@ -31,7 +31,7 @@ import { hraCommand, measureBuild, run, runWithPeakRss, type BuildFigures } from
 import { COMPARE_MODES, renderCompareReport, type CompareReport } from './bench/render-compare.ts';
 import { createMissQueries } from './bench/miss-queries.ts';
 import { REDIS_ROUTES, serversForRoute, sharedRouteIds, type PhaseServers } from './bench/phase-servers.ts';
-import { COMPRESSED_VARIANT, isCeiling, renderReport, replaceSection, type BaseRouteId, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
+import { CODINGS, COMPRESSED_ROUTE_IDS, compressedRouteId, isCeiling, renderReport, replaceSection, type BenchReport, type GatewayFigures, type ProfileSummary, type RouteFigures, type RunSetup } from './bench/render-report.ts';
 import { plural } from './plural.ts';
 import { summarizeCpuProfile, type CpuProfile } from './bench/summarize-cpu-profile.ts';
 
@@ -96,9 +96,8 @@ async function main(): Promise<void> {
 
     if (options.compare !== undefined) {
       // Before/after in one run: the ref's gateway (A), this tree's (B) and the ceiling, round by round.
-      const baseRoutes = routes.filter((route) => !route.id.endsWith(COMPRESSED_VARIANT));
       const context = { work, options, load, command, began, loadAtStart, build, dataset, keys, limits, apiKey, drive, state, cleanup, compileSeconds };
-      writeSection(options, await compareTrees(options.compare, baseRoutes, context));
+      writeSection(options, await compareTrees(options.compare, routes, context));
       progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${((performance.now() - began) / 1000).toFixed(0)} s`);
       return;
     }
@@ -316,7 +315,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
     routes: figures,
     notes: [
       `both gateways run compiled (\`npm run compile\` in each tree; A's ${tree.compileSeconds.toFixed(1)} s, node_modules ${tree.nodeModules === 'symlink' ? 'shared with this tree by a symlink: identical package-lock.json' : 'installed by npm ci: the lockfiles differ'}) with the production flags; each serves its own snapshot of the same corpus with a commercial key from its own key store; limits raised, so every request is metered and none refused.`,
-      'ceilings: bare node:http answering each path with the very bytes B returned, with Content-Type and Content-Length only ("ceiling") and with the response head B sent for that path, replayed as Method item 4 describes ("ceiling, same headers", the ceiling issue 25\'s goal names; its header names checked against B\'s before the run). Routes as issue 6 names them; their compressed variants are not driven in a comparison.',
+      'ceilings: bare node:http answering each path with the very bytes B returned, with Content-Type and Content-Length only ("ceiling") and with the response head B sent for that path, replayed as Method item 4 describes ("ceiling, same headers", the ceiling issue 25\'s goal names; its header names checked against B\'s before the run). Routes as issue 6 names them, and the collection, detail and sample asked in br and in gzip, each against the ceilings\' bytes of that coding.',
       ...redisNotes,
       `machine load average (1 min): ${context.loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end, on ${availableParallelism()} CPUs; read B/A against the min–max of both sides: a ratio inside the overlap of the spreads is no difference.`,
     ],
@@ -378,12 +377,18 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
     { id: 'changes', path: '/api/changes?since=2026-01-01&limit=100', headers: licensed },
     { id: 'health', path: '/api/dataset/health', headers: {} },
   ];
-  // Each route again asking for compression (issue 24), driven right after it in the same run.
-  return routes.flatMap((route) => [route, { ...route, id: `${route.id as BaseRouteId}${COMPRESSED_VARIANT}`, headers: { ...route.headers, ...COMPRESSED_REQUEST } }]);
+  // The collection, detail and sample again asking for each coding alone (issue 35), right after each.
+  return routes.flatMap((route) => {
+    const id = COMPRESSED_ROUTE_IDS.find((candidate) => candidate === route.id);
+    if (id === undefined) return [route];
+    return [route, ...CODINGS.map((coding) => ({ ...route, id: compressedRouteId(id, coding), headers: { ...route.headers, 'Accept-Encoding': coding } }))];
+  });
 }
 
-/** What a compressed variant sends besides its route's headers. */
-const COMPRESSED_REQUEST = { 'Accept-Encoding': 'br, gzip' } as const;
+/** The coding a route asks for, or undefined for a plain route. */
+function codingOf(route: BenchRoute): string | undefined {
+  return route.headers['Accept-Encoding'];
+}
 
 /**
  * The answer a route gets once the gateway holds its compressed form: the first request of a body starts
@@ -392,7 +397,7 @@ const COMPRESSED_REQUEST = { 'Accept-Encoding': 'br, gzip' } as const;
  */
 async function storedAnswer(origin: string, route: BenchRoute, path: string, apiKey: string): Promise<{ body: Buffer; rawHeaders: string[] }> {
   let answer = await fetchAnswer(origin, path, apiKey, route.headers);
-  if (!route.id.endsWith(COMPRESSED_VARIANT) || route.miss) return answer;
+  if (codingOf(route) === undefined || route.miss) return answer;
   for (let attempt = 0; attempt < 40 && !answer.rawHeaders.some((name) => name.toLowerCase() === 'content-encoding'); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     answer = await fetchAnswer(origin, path, apiKey, route.headers);
@@ -429,15 +434,20 @@ async function rssWithCompressedForms(dataset: string, origin: string, pid: numb
  * headers, or (`sameHeaders`) with the gateway's own response head for each route, checked on the wire.
  */
 async function startCeiling(work: string, gateway: BenchGateway, routes: readonly BenchRoute[], apiKey: string, state: RoundState, sameHeaders: boolean): Promise<BenchProcess> {
-  const ceilingRoutes: CeilingRoutes = { bodies: {}, missBody: '' };
-  const heads: CapturedHeads = { byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 };
-  const compressedRoutes: Omit<CeilingRoutes, 'compressed'> = { bodies: {}, missBody: '' };
-  const compressedHeads: CapturedHeads = { byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 };
+  const emptyHeads = (): CapturedHeads => ({ byPath: {}, miss: [], keepAliveTimeoutMs: 5_000, maxRequestsPerSocket: 0 });
+  const ceilingRoutes: CeilingRoutes = { bodies: {}, missBody: '', compressed: {} };
+  const heads = emptyHeads();
+  const compressedHeads = new Map<string, CapturedHeads>();
   for (const route of routes) {
-    const compressed = route.id.endsWith(COMPRESSED_VARIANT);
-    const [set, setHeads] = compressed ? [compressedRoutes, compressedHeads] : [ceilingRoutes, heads];
-    // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection
-    // (asked for compressed, it is sent as it is: a miss is a body's first request).
+    const coding = codingOf(route);
+    const compressed = ceilingRoutes.compressed as NonNullable<CeilingRoutes['compressed']>;
+    if (coding !== undefined && compressed[coding] === undefined) {
+      compressed[coding] = { bodies: {}, missBody: '' };
+      compressedHeads.set(coding, emptyHeads());
+    }
+    const set = coding === undefined ? ceilingRoutes : (compressed[coding] as Omit<CeilingRoutes, 'compressed'>);
+    const setHeads = coding === undefined ? heads : (compressedHeads.get(coding) as CapturedHeads);
+    // The ceiling answers every miss query with the bytes of the first one: a typical filtered collection.
     const path = route.miss ? `${route.path}?${route.miss.query(state.missOffset++)}` : route.path;
     const answer = await storedAnswer(gateway.process.url, route, path, apiKey);
     const head = replayableHead(answer.rawHeaders);
@@ -453,9 +463,8 @@ async function startCeiling(work: string, gateway: BenchGateway, routes: readonl
   }
   if (sameHeaders) {
     ceilingRoutes.sameHeaders = heads;
-    compressedRoutes.sameHeaders = compressedHeads;
+    for (const [coding, set] of Object.entries(ceilingRoutes.compressed ?? {})) set.sameHeaders = compressedHeads.get(coding);
   }
-  ceilingRoutes.compressed = compressedRoutes;
   const name = sameHeaders ? 'ceiling-same-headers' : 'ceiling';
   const file = join(work, `${name}-routes.json`);
   writeFileSync(file, JSON.stringify(ceilingRoutes));
@@ -534,7 +543,7 @@ function routeNotes(routes: readonly BenchRoute[], loadTool: string): string[] {
     `filtered-miss: request n gets combination n·${1_000_003} mod ${miss?.size ?? '?'} of income × type × special × status × project × category (each value or absent), never repeated in a run, so every request misses the filtered-collection cache; most combinations match few or no records, so its bytes/resp is small. The ceiling answers every such query with one representative filtered body.`,
     `gateway stderr (one line per request in pino's format, written by logRequestLine and handed to sonic-boom in batches of up to 20 ms or 64 KiB) goes to a file, as in production.`,
     `ceiling: bare node:http in its own process, answering each path from a Map of the very bytes the gateway returned (Content-Type and Content-Length only). Ratio = gateway median / ceiling median of the same route in the same run.`,
-    `${COMPRESSED_VARIANT.trim()} rows: the same path asked with \`Accept-Encoding: br, gzip\` (the gateway sends br), once the gateway holds the body's compressed form; both ceilings answer such a request with the very compressed bytes the gateway sent (and, with same headers, its Content-Encoding, Vary and ETag). filtered-miss (br, gzip) is every body's first request: sent as it is, compressed in the background (at most eight at once).`,
+    `(br) and (gzip) rows: the collection, detail and sample paths asked with \`Accept-Encoding: br\` and with \`Accept-Encoding: gzip\`, once the gateway holds the body's compressed form (compressed ahead of use); both ceilings answer such a request with the very compressed bytes the gateway sent for that coding (and, with same headers, its Content-Encoding, Vary and ETag).`,
     `ceiling, same headers: the same server replaying, per path, the response head the gateway sent (every header it set, in its order, per-request values such as X-Request-ID and RateLimit as captured once; Date, Connection and Keep-Alive added by node:http as in the gateway, with the gateway's keep-alive timeout and requests per socket). Its header names are checked against a gateway response before the run. Ratios to both ceilings are side by side below the route table.`,
     `CPU µs/req: the server process's user + system time over a round (from /proc/<pid>/stat) divided by its requests; "vs ceiling by CPU" = ceiling CPU per request / gateway CPU per request, the throughput ratio both would reach with a core each to themselves.`,
     `p50/p99: medians of the rounds' percentiles, worst round's p99 in parentheses. RSS: VmRSS of the gateway process, at rest after one request per route, peak sampled every 200 ms under load. Load client: ${loadTool}.`,

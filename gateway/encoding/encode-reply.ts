@@ -7,7 +7,7 @@
 import type { RouteReply, RouteRequest } from '../pipeline/route-exchange.ts';
 import { codingEtag, ifNoneMatchNames } from './coding-etag.ts';
 import { MIN_COMPRESSED_BODY_BYTES, type EncodedBodies } from './encoded-bodies.ts';
-import { negotiateEncoding, type ResponseCoding } from './negotiate-encoding.ts';
+import { negotiateEncoding, type ContentCoding, type ResponseCoding } from './negotiate-encoding.ts';
 
 /** What an adapter sends for a reply, beyond the pipeline's other headers. */
 export interface EncodedReply {
@@ -19,7 +19,7 @@ export interface EncodedReply {
   readonly bodyBytes: number;
   readonly coding: ResponseCoding;
   /** `ETag` (the coding's, on a 304 too) and `Content-Encoding` (a 200 not in identity), in that order. */
-  readonly headers: readonly (readonly [string, string])[];
+  readonly headers: HeaderPairs;
   /**
    * True when the body can differ by Accept-Encoding (it is long enough to be compressed): the response then
    * carries `Vary: Accept-Encoding` (after `X-Api-Key` on licensed routes), whatever this client was sent.
@@ -30,7 +30,35 @@ export interface EncodedReply {
 /** The token a varying response adds to `Vary`. */
 export const VARY_ACCEPT_ENCODING = 'Accept-Encoding';
 
-const NO_HEADERS: readonly (readonly [string, string])[] = Object.freeze([]);
+type HeaderPairs = readonly (readonly [string, string])[];
+
+const NO_HEADERS: HeaderPairs = Object.freeze([]);
+
+/** A compressed 200 without a tag sends one header, the same pair each time: one list per coding, not one per reply. */
+const CODING_ONLY: Readonly<Record<ContentCoding, HeaderPairs>> = { br: [['Content-Encoding', 'br']], gzip: [['Content-Encoding', 'gzip']] };
+
+// A tagged body's lists (its tag alone; its tag and coding), by identity tag, so a tagged reply concatenates
+// no tag and allocates no list per request. Bounded: tags are the gateway's own, but a swap brings new ones.
+const TAGGED_LIMIT = 1024;
+const tagged = new Map<string, Partial<Record<ResponseCoding | `${ContentCoding}+encoding`, HeaderPairs>>>();
+
+/** The headers of a reply with identity tag `etag` sent in `coding` (`compressed`: a 200 body in it). */
+function taggedHeaders(etag: string, coding: ResponseCoding, compressed: boolean): HeaderPairs {
+  let lists = tagged.get(etag);
+  if (lists === undefined) {
+    if (tagged.size >= TAGGED_LIMIT) tagged.clear();
+    lists = {};
+    tagged.set(etag, lists);
+  }
+  const slot = compressed && coding !== 'identity' ? (`${coding}+encoding` as const) : coding;
+  let list = lists[slot];
+  if (list === undefined) {
+    const tag = codingEtag(etag, coding);
+    list = compressed && coding !== 'identity' ? [['ETag', tag], ['Content-Encoding', coding]] : [['ETag', tag]];
+    lists[slot] = list;
+  }
+  return list;
+}
 
 const byteLength = (body: Buffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
@@ -54,18 +82,14 @@ export function encodeReply(reply: RouteReply, request: RouteRequest, encodings:
       body = form;
     }
   }
-  const tag = reply.etag === undefined ? undefined : codingEtag(reply.etag, coding);
-  const status = tag !== undefined && ifNoneMatchNames(request.header('if-none-match'), tag) ? 304 : 200;
+  const ifNoneMatch = reply.etag === undefined ? '' : request.header('if-none-match');
+  const status = ifNoneMatch !== '' && ifNoneMatchNames(ifNoneMatch, codingEtag(reply.etag as string, coding)) ? 304 : 200;
   if (status === 304) body = undefined;
   const compressed = body !== undefined && coding !== 'identity';
-  // Most answers (every program collection and record) have neither header: they share one empty list.
-  let headers: readonly (readonly [string, string])[] = NO_HEADERS;
-  if (tag !== undefined || compressed) {
-    const list: [string, string][] = [];
-    if (tag !== undefined) list.push(['ETag', tag]);
-    if (compressed) list.push(['Content-Encoding', coding]);
-    headers = list;
-  }
+  // Most answers (every program collection and record) have no tag: they share one empty list, or their coding's.
+  let headers: HeaderPairs = NO_HEADERS;
+  if (reply.etag !== undefined) headers = taggedHeaders(reply.etag, coding, compressed);
+  else if (compressed) headers = CODING_ONLY[coding as ContentCoding];
   const bodyBytes = body === undefined ? 0 : body === source ? sourceBytes : byteLength(body);
   return { status, body, bodyBytes, coding, headers, vary };
 }

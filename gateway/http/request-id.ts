@@ -1,8 +1,8 @@
 /** Echoes a caller's safe `X-Request-ID` or generates one (spec 8). */
-import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { containsKeyShape } from '../keys/key-format.ts';
 import type { GatewayState } from './gateway-state.ts';
+import { randomRequestUuid } from './uuid-source.ts';
 
 /** Spec 8: 8 to 80 characters, first an ASCII letter or digit, then letters, digits, `.`, `_`, `:`, `-`. */
 export const SAFE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,79}$/;
@@ -18,7 +18,7 @@ export function isSafeRequestId(offered: string): boolean {
 
 /** The request id of a request: the offered `X-Request-ID` when it is safe, else a fresh UUID. */
 export function requestIdFor(offered: string | string[] | undefined): string {
-  return typeof offered === 'string' && isSafeRequestId(offered) ? offered : randomUUID();
+  return typeof offered === 'string' && isSafeRequestId(offered) ? offered : randomRequestUuid();
 }
 
 /** Sets `ctx.state.requestId` and the `X-Request-ID` header before anything else can fail. */

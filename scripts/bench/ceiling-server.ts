@@ -22,10 +22,10 @@ export interface CeilingRoutes {
   /** Present for the same-headers ceiling: what the gateway sent besides the body. */
   sameHeaders?: CapturedHeads;
   /**
-   * What the gateway sent to a request with `Accept-Encoding` (the compressed variants): the same shape,
-   * answered to any request that carries the header, so the ceiling sends the very compressed bytes.
+   * What the gateway sent to a request with `Accept-Encoding: <coding>` (the compressed variants), keyed
+   * by that header's value: the same shape, so the ceiling sends the very compressed bytes of each coding.
    */
-  compressed?: Omit<CeilingRoutes, 'compressed'>;
+  compressed?: Record<string, Omit<CeilingRoutes, 'compressed'>>;
 }
 
 /** The gateway's response heads, per path and for the miss route, as `captureHead` reads them. */
@@ -54,11 +54,12 @@ if (file !== undefined) {
     return { answers, miss: { body: missBody, headers: set.sameHeaders?.miss ?? twoHeaders(missBody) } };
   };
   const plain = answersOf(routes);
-  const compressed = routes.compressed === undefined ? plain : answersOf(routes.compressed);
+  const compressed = new Map(Object.entries(routes.compressed ?? {}).map(([coding, set]) => [coding, answersOf(set)]));
   const notFound = { body: Buffer.from('{"code":"NOT_FOUND"}'), headers: twoHeaders(Buffer.from('{"code":"NOT_FOUND"}')) };
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
-    const { answers, miss } = request.headers['accept-encoding'] === undefined ? plain : compressed;
+    const coding = request.headers['accept-encoding'];
+    const { answers, miss } = (coding === undefined ? undefined : compressed.get(coding)) ?? plain;
     const answer = answers.get(url) ?? (url.includes('?') ? miss : notFound);
     response.writeHead(answer === notFound ? 404 : 200, answer.headers);
     response.end(answer.body);

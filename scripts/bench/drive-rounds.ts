@@ -93,8 +93,10 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly Measur
     p50Ms: median(results.map((result) => result.p50Ms)),
     p99Ms: median(results.map((result) => result.p99Ms)),
     p99WorstMs: Math.max(...results.map((result) => result.p99Ms)),
+    p999Ms: median(results.map((result) => result.p999Ms)),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
     cpuUsPerRequest: spreadOf(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
+    cpuRounds: results.map((result) => result.cpuUsPerRequest),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { headerLines, missQueriesLua, type MissQueries } from './miss-queries.ts';
-import { parseWrkOutput, type LoadResult } from './parse-wrk-output.ts';
+import { LATENCY_HOOK_LUA, parseWrkOutput, type LoadResult } from './parse-wrk-output.ts';
 
 /** What to drive. */
 export interface LoadTarget {
@@ -65,7 +65,7 @@ function wrkGenerator(wrk: string, threads: number): LoadGenerator {
         scripts = folder;
       }
       const script = join(scripts, `script-${written++}.lua`);
-      writeFileSync(script, target.miss ? missQueriesLua(target.miss.queries, target.path, threads, target.headers) : `${headerLines(target.headers)}\n`);
+      writeFileSync(script, `${target.miss ? missQueriesLua(target.miss.queries, target.path, threads, target.headers) : `${headerLines(target.headers)}\n`}${LATENCY_HOOK_LUA}`);
       const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '5s', '--latency', '-s', script, `${target.origin}${target.path}`];
       if (target.miss) args.push('--', String(target.miss.offset));
       const { stdout } = await promisify(execFile)(wrk, args, { maxBuffer: 1024 * 1024 });

@@ -4,7 +4,8 @@
  * side by side, each as the median and the min–max of its rounds, with B/A and each gateway's ratio to
  * each ceiling, once by req/s and once by server CPU per request.
  */
-import type { RouteFigures, RouteId, RunSetup, ServerMode } from './render-report.ts';
+import { atMost } from './bench-targets.ts';
+import { isTailTargetRoute, worstRoundShare, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
 
 /**
@@ -62,8 +63,31 @@ export function renderCompareReport(report: CompareReport): string {
   lines.push(`- run took ${report.elapsedSeconds.toFixed(0)} s`, '');
   lines.push('req/s (median, min–max over the rounds; higher is better):', '', ...renderCompareTable(report.routes, 'rps'), '');
   lines.push('server CPU µs per request (user + system from /proc, median, min–max; lower is better; "vs ceiling" = ceiling CPU / gateway CPU):', '', ...renderCompareTable(report.routes, 'cpu'), '');
+  lines.push('latency at the connections above, ms (wrk, median of the rounds; p99.9 from a done() hook); B p99 / ceiling p99 against the ceiling that sends B\'s own head, in the same rounds:', '', ...renderCompareLatency(report.routes), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   return lines.join('\n');
+}
+
+/**
+ * Per route, the p50, p99 and p99.9 of A, B and the same-headers ceiling (the two-header one when no other
+ * was measured), with each tree's p99 over the ceiling's and issue 35's target (at most 1.5×) for B.
+ */
+export function renderCompareLatency(routes: readonly RouteFigures[]): string[] {
+  const against: ServerMode = hasSameHeaders(routes) ? 'ceiling, same headers' : 'ceiling';
+  const rows = [`| route | A p50 / p99 / p99.9 | B p50 / p99 / p99.9 | ${against} p50 / p99 / p99.9 | A p99 / ceiling p99 | B p99 / ceiling p99 | target |`, '|---|---:|---:|---:|---:|---:|---|'];
+  const order: RouteId[] = [];
+  for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
+  const triple = (figures: RouteFigures | undefined) => (figures === undefined ? 'n/a' : [figures.p50Ms, figures.p99Ms, figures.p999Ms].map((value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a')).join(' / '));
+  for (const route of order) {
+    const pick = (mode: ServerMode) => routes.find((figures) => figures.route === route && figures.mode === mode);
+    const [a, b, ceiling] = [pick('gateway A'), pick('gateway B'), pick(against)];
+    if (!a || !b) continue;
+    const tailA = ceiling && a.p99Ms / ceiling.p99Ms;
+    const tailB = ceiling && b.p99Ms / ceiling.p99Ms;
+    const verdict = tailB !== undefined && isTailTargetRoute(route) ? atMost(tailB, 1.5, '×', 2) : undefined;
+    rows.push(`| ${route} | ${triple(a)} | ${triple(b)} | ${triple(ceiling)} | ${ratio(tailA)} | ${ratio(tailB)} | ${verdict === undefined ? '—' : `${verdict.met ? '✅' : '❌'} ${verdict.text}`} |`);
+  }
+  return rows;
 }
 
 /**
@@ -75,7 +99,9 @@ export function renderCompareReport(report: CompareReport): string {
 export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 'cpu'): string[] {
   const same = hasSameHeaders(routes);
   const rows = same
-    ? ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+    ? by === 'cpu'
+      ? ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers | B vs same headers, worst round |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+      : ['| route | A | B | ceiling | ceiling, same headers | B/A | A vs ceiling | B vs ceiling | A vs same headers | B vs same headers |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
     : ['| route | A | B | ceiling | B/A | A vs ceiling | B vs ceiling |', '|---|---:|---:|---:|---:|---:|---:|'];
   const order: RouteId[] = [];
   for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
@@ -90,7 +116,7 @@ export function renderCompareTable(routes: readonly RouteFigures[], by: 'rps' | 
         gateway === undefined || against === undefined ? undefined : by === 'rps' ? gateway.median / against.median : against.median / gateway.median;
       const dirty = [a, b, ceiling, sameCeiling].some((figures) => figures !== undefined && figures.non2xx + figures.errors > 0) ? ' ⚠ non-2xx or socket errors' : '';
       const cells = same
-        ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss))]
+        ? [withSpread(sa), withSpread(sb), withSpread(sc), withSpread(ss), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc)), percent(share(sa, ss)), percent(share(sb, ss)), ...(by === 'cpu' ? [percent(sameCeiling && worstRoundShare(b, sameCeiling))] : [])]
         : [withSpread(sa), withSpread(sb), withSpread(sc), ratio(sa && sb && sb.median / sa.median), percent(share(sa, sc)), percent(share(sb, sc))];
       rows.push(`| ${route}${pair.label}${dirty} | ${cells.join(' | ')} |`);
     }

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
 import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-targets.ts';
 import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
-import { parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
+import { LATENCY_HOOK_LUA, parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
 import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
-import { renderCeilingRatios, renderRouteTable, replaceSection, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { renderCeilingRatios, renderRouteTable, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
@@ -41,6 +41,15 @@ describe('parseWrkOutput', () => {
   it('reports a clean run as zero errors', () => {
     const clean = WRK_REPORT.replace(/^\s+Socket errors.*\n/m, '').replace(/^\s+Non-2xx.*\n/m, '');
     assert.deepEqual([parseWrkOutput(clean).non2xx, parseWrkOutput(clean).errors], [0, 0]);
+  });
+  it('takes p50, p99 and p99.9 from the done() hook\'s line when the script printed one, in whole µs', () => {
+    const result = parseWrkOutput(`${WRK_REPORT}hra-latency-us p50=811 p99=1199876 p999=2400000\n`);
+    assert.deepEqual([result.p50Ms, result.p99Ms, result.p999Ms], [0.811, 1199.876, 2400]);
+    assert.ok(Number.isNaN(parseWrkOutput(WRK_REPORT).p999Ms), 'no hook line: no p99.9');
+  });
+  it('has a hook that prints the line it reads', () => {
+    assert.match(LATENCY_HOOK_LUA, /^function done\(summary, latency, requests\)$/m);
+    assert.match(LATENCY_HOOK_LUA, /"hra-latency-us p50=%d p99=%d p999=%d\\n", latency:percentile\(50\), latency:percentile\(99\), latency:percentile\(99\.9\)/);
   });
   it('names the missing line when wrk printed no report', () => {
     assert.throws(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused'), /no Requests\/sec line/);
@@ -91,33 +100,44 @@ describe('targets', () => {
 
 describe('renderRouteTable', () => {
   const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number): RouteFigures => ({
-    route, mode, path: '/p', rps: { median: rps, min: rps - 10, max: rps + 10 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest: rps === 10000 ? { median: 50, min: 48, max: 53 } : { median: 80, min: 77, max: 91 }, non2xx: 0, errors: 0,
+    route, mode, path: '/p', rps: { median: rps, min: rps - 10, max: rps + 10 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, p999Ms: 9, bytesPerResponse: 100, cpuUsPerRequest: rps === 10000 ? { median: 50, min: 48, max: 53 } : { median: 80, min: 77, max: 91 }, cpuRounds: [], non2xx: 0, errors: 0,
   });
   it('puts each gateway beside its ceiling with the ratio, its targets and the spread of req/s and CPU per request', () => {
     const rows = renderRouteTable({ routes: [figures('unfiltered', 'gateway', 8000), figures('unfiltered', 'ceiling', 10000), figures('filtered-hit', 'gateway', 7000)] });
     assert.equal(rows.length, 2 + 3);
-    assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 80% \| 80 \| 77–91 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
+    assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 9\.00 \| 80% \| 80 \| 77–91 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
     assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 50 \| 48–53 \| — \| 100 \| — \|$/);
     assert.match(rows[4] ?? '', /❌ within 10% of unfiltered: missed/);
   });
 });
 
 describe('renderCeilingRatios', () => {
-  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number, cpuUsPerRequest: number): RouteFigures => ({
-    route, mode, path: '/p', rps: { median: rps, min: rps, max: rps }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100, cpuUsPerRequest: { median: cpuUsPerRequest, min: cpuUsPerRequest, max: cpuUsPerRequest }, non2xx: 0, errors: 0,
+  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: number, cpuUsPerRequest: number, p99Ms = 4): RouteFigures => ({
+    route, mode, path: '/p', rps: { median: rps, min: rps, max: rps }, p50Ms: 1, p99Ms, p99WorstMs: 6, p999Ms: 9, bytesPerResponse: 100, cpuUsPerRequest: { median: cpuUsPerRequest, min: cpuUsPerRequest, max: cpuUsPerRequest }, cpuRounds: [cpuUsPerRequest], non2xx: 0, errors: 0,
   });
   it('prints nothing without a same-headers ceiling', () => {
     assert.deepEqual(renderCeilingRatios({ routes: [figures('unfiltered', 'gateway', 8000, 80), figures('unfiltered', 'ceiling', 10000, 40)] }), []);
   });
-  it('gives each gateway its ratio to both ceilings, side by side, with issue 15\'s targets', () => {
+  it('gives each gateway its ratio to both ceilings and its p99 over the same-headers ceiling\'s, with issues 15 and 35\'s targets', () => {
     const rows = renderCeilingRatios({ routes: [
-      figures('unfiltered', 'gateway', 6000, 80), figures('unfiltered', 'ceiling', 10000, 40), figures('unfiltered', 'ceiling, same headers', 7000, 50),
+      figures('unfiltered', 'gateway', 6000, 80, 6), figures('unfiltered', 'ceiling', 10000, 40), figures('unfiltered', 'ceiling, same headers', 7000, 50),
       figures('unfiltered', 'gateway --redis', 4000, 100), figures('detail', 'gateway', 5000, 60), figures('detail', 'ceiling', 10000, 30),
+      figures('sample (gzip)', 'gateway', 5000, 60, 7), figures('sample (gzip)', 'ceiling, same headers', 6000, 50, 4),
+      figures('changes', 'gateway', 5000, 60, 8), figures('changes', 'ceiling, same headers', 6000, 50, 4),
     ] });
-    assert.equal(rows.length, 2 + 3);
-    assert.equal(rows[2], '| unfiltered | gateway | 60% | 86% | 50% | 63% | ✅ ≥ 80% of same-headers ceiling: met; ✅ ≥ 60% of 2-header ceiling: met |');
-    assert.equal(rows[3], '| unfiltered | gateway --redis | 40% | 57% | 40% | 50% | ❌ ≥ 50% of 2-header ceiling: missed by 10.0 points |');
-    assert.equal(rows[4], '| detail | gateway | 50% | — | 50% | — | — |');
+    assert.equal(rows.length, 2 + 5);
+    assert.equal(rows[2], '| unfiltered | gateway | 60% | 86% | 50% | 63% | 63% | 1.50× | ✅ ≥ 80% of same-headers ceiling: met; ✅ ≥ 60% of 2-header ceiling: met; ❌ ≥ 80% by CPU in every round: missed by 17.5 points; ✅ ≤ 1.5 × p99: met |');
+    assert.equal(rows[3], '| unfiltered | gateway --redis | 40% | 57% | 40% | 50% | 50% | 1.00× | ❌ ≥ 50% of 2-header ceiling: missed by 10.0 points |');
+    assert.equal(rows[4], '| detail | gateway | 50% | — | 50% | — | — | — | — |');
+    assert.equal(rows[5], '| sample (gzip) | gateway | — | 83% | — | 83% | 83% | 1.75× | ❌ ≤ 1.5 × p99: missed by 0.25 × p99 (117% of target) |');
+    assert.equal(rows[6], '| changes | gateway | — | 83% | — | 83% | 83% | 2.00× | — |', 'the tail target covers the collection, detail and sample only');
+  });
+});
+
+describe('worstRoundShare', () => {
+  it('pairs the gateway\'s rounds with the ceiling\'s, round by round, and gives the lowest share, skipping a round not measured', () => {
+    assert.equal(worstRoundShare({ cpuRounds: [20, 25, 20, Number.NaN] }, { cpuRounds: [16, 16, 18, 10] }), 0.64);
+    assert.ok(Number.isNaN(worstRoundShare({ cpuRounds: [] }, { cpuRounds: [16] })));
   });
 });
 

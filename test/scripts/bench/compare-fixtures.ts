@@ -3,8 +3,8 @@ import type { CompareReport } from '../../../scripts/bench/render-compare.ts';
 import type { RouteFigures } from '../../../scripts/bench/render-report.ts';
 
 export const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], rps: [number, number, number], cpu: [number, number, number], non2xx = 0): RouteFigures => ({
-  route, mode, path: '/p', rps: { median: rps[0], min: rps[1], max: rps[2] }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, bytesPerResponse: 100,
-  cpuUsPerRequest: { median: cpu[0], min: cpu[1], max: cpu[2] }, non2xx, errors: 0,
+  route, mode, path: '/p', rps: { median: rps[0], min: rps[1], max: rps[2] }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, p999Ms: 9, bytesPerResponse: 100,
+  cpuUsPerRequest: { median: cpu[0], min: cpu[1], max: cpu[2] }, cpuRounds: cpu, non2xx, errors: 0,
 });
 
 /** Both trees and both ceilings on two routes; the detail's same-headers ceiling answered 2 non-2xx. */

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { parseBenchOptions, sectionId } from '../../../scripts/bench/bench-options.ts';
 import { resolveCommit, sameLockfile } from '../../../scripts/bench/compare-tree.ts';
 import { interleavedRounds } from '../../../scripts/bench/drive-rounds.ts';
-import { COMPARE_MODES, renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
+import { COMPARE_MODES, renderCompareLatency, renderCompareReport, renderCompareTable, type CompareReport } from '../../../scripts/bench/render-compare.ts';
+import { ROUTE_IDS, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { compareReport, figures, SAME_HEADERS_ROUTES } from './compare-fixtures.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 
@@ -122,12 +123,12 @@ describe('renderCompareTable with the same-headers ceiling', () => {
   });
   it('reads CPU as ceiling CPU / gateway CPU against both ceilings', () => {
     const rows = renderCompareTable(SAME_HEADERS_ROUTES, 'cpu');
-    assert.equal(rows[2], '| unfiltered | 100 (95–110) | 50 (48–55) | 40 (39–42) | 45 (44–47) | 0.50× | 40% | 80% | 45% | 90% |');
-    assert.equal(rows[3], '| detail ⚠ non-2xx or socket errors | 80 (80–80) | 80 (70–90) | 20 (19–21) | 24 (23–26) | 1.00× | 25% | 25% | 30% | 30% |');
+    assert.equal(rows[2], '| unfiltered | 100 (95–110) | 50 (48–55) | 40 (39–42) | 45 (44–47) | 0.50× | 40% | 80% | 45% | 90% | 85% |', 'worst round: 47 µs against 55');
+    assert.equal(rows[3], '| detail ⚠ non-2xx or socket errors | 80 (80–80) | 80 (70–90) | 20 (19–21) | 24 (23–26) | 1.00× | 25% | 25% | 30% | 30% | 29% |');
   });
   it('marks a same-headers ceiling missing on one route as n/a, not as a share', () => {
     const rows = renderCompareTable(SAME_HEADERS_ROUTES.filter((row) => !(row.route === 'detail' && row.mode === 'ceiling, same headers')), 'cpu');
-    assert.equal(rows[3], '| detail | 80 (80–80) | 80 (70–90) | 20 (19–21) | n/a | 1.00× | 25% | 25% | — | — |');
+    assert.equal(rows[3], '| detail | 80 (80–80) | 80 (70–90) | 20 (19–21) | n/a | 1.00× | 25% | 25% | — | — | — |');
   });
 });
 
@@ -136,6 +137,28 @@ describe('renderCompareReport with the same-headers ceiling', () => {
     const report = compareReport(SAME_HEADERS_ROUTES);
     const text = renderCompareReport(report);
     assert.match(text, /interleaved A, B, ceiling, same-headers ceiling, A, B, ceiling, same-headers ceiling… after a warm-up/);
-    assert.match(text, /\n\| unfiltered \| 100 \(95–110\) \| 50 \(48–55\) \| 40 \(39–42\) \| 45 \(44–47\) \| 0\.50× \| 40% \| 80% \| 45% \| 90% \|\n/);
+    assert.match(text, /\n\| unfiltered \| 100 \(95–110\) \| 50 \(48–55\) \| 40 \(39–42\) \| 45 \(44–47\) \| 0\.50× \| 40% \| 80% \| 45% \| 90% \| 85% \|\n/);
+  });
+});
+
+describe('renderCompareLatency', () => {
+  it('sets each tree\'s p50, p99 and p99.9 beside the same-headers ceiling\'s, with B\'s p99 over it against issue 35\'s 1.5×', () => {
+    const tail = (route: RouteFigures['route'], mode: RouteFigures['mode'], p99Ms: number): RouteFigures => ({ ...figures(route, mode, [1, 1, 1], [1, 1, 1]), p99Ms });
+    const rows = renderCompareLatency([
+      tail('unfiltered (br)', 'gateway A', 8), tail('unfiltered (br)', 'gateway B', 5), tail('unfiltered (br)', 'ceiling', 2), tail('unfiltered (br)', 'ceiling, same headers', 4),
+      tail('detail (gzip)', 'gateway A', 8), tail('detail (gzip)', 'gateway B', 7), tail('detail (gzip)', 'ceiling, same headers', 4),
+      tail('health', 'gateway A', 8), tail('health', 'gateway B', 8), tail('health', 'ceiling, same headers', 4),
+    ]);
+    assert.deepEqual(rows.slice(2), [
+      '| unfiltered (br) | 1.00 / 8.00 / 9.00 | 1.00 / 5.00 / 9.00 | 1.00 / 4.00 / 9.00 | 2.00× | 1.25× | ✅ ≤ 1.5 ×: met |',
+      '| detail (gzip) | 1.00 / 8.00 / 9.00 | 1.00 / 7.00 / 9.00 | 1.00 / 4.00 / 9.00 | 2.00× | 1.75× | ❌ ≤ 1.5 ×: missed by 0.25 × (117% of target) |',
+      '| health | 1.00 / 8.00 / 9.00 | 1.00 / 8.00 / 9.00 | 1.00 / 4.00 / 9.00 | 2.00× | 2.00× | — |',
+    ]);
+  });
+});
+
+describe('the routes a run drives', () => {
+  it('follow the collection, detail and sample with their br and gzip variants', () => {
+    assert.deepEqual(ROUTE_IDS, ['unfiltered', 'unfiltered (br)', 'unfiltered (gzip)', 'filtered-miss', 'filtered-hit', 'detail', 'detail (br)', 'detail (gzip)', 'sample', 'sample (br)', 'sample (gzip)', 'changes', 'health']);
   });
 });
