@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -18,8 +18,9 @@ import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { nodeWarcPayload, readWithNodeWarc } from '../support/read-with-node-warc.ts';
-import { finishedRun, runHraAsync, spawnHra } from '../support/run-hra.ts';
+import { killAfterAppended, runHraAsync } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { warcFiles } from '../support/warc-files.ts';
 
 const work = makeTempDir('hra-links-archive-');
 // A deadline long enough that no answer of a loaded machine misses it (only the stalled URL's do, by design).
@@ -57,18 +58,6 @@ function extraPages(request: IncomingMessage, response: ServerResponse, target: 
     return true;
   }
   return false;
-}
-
-function warcFiles(archive: string, suffix = '.warc.gz'): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name.endsWith(suffix)) found.push(join(dir, entry.name));
-    }
-  };
-  if (existsSync(join(archive, 'warc'))) walk(join(archive, 'warc'));
-  return found.sort();
 }
 
 const archiveBytes = (archive: string) => warcFiles(archive).reduce((sum, file) => sum + statSync(file).size, 0);
@@ -244,14 +233,7 @@ describe('hra links check, killed while archiving', () => {
       markQuotesChecked(corpus, '2026-11-19');
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', '2026-11-20T06:00:00Z', '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
-      const child = spawnHra(args);
-      const finished = finishedRun(child);
-      for (let waited = 0; rowsOf(readFileSync(logFile, 'utf8')).length < base + 5; waited += 20) {
-        assert.ok(waited < 20_000, 'the run appended 5 attempts within 20 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      child.kill('SIGKILL');
-      assert.equal((await finished).signal, 'SIGKILL');
+      assert.equal((await killAfterAppended(args, logFile, 5)).signal, 'SIGKILL');
       const [open] = warcFiles(archive, '.open');
       assert.ok(open !== undefined, 'the killed run left its file open');
       const index = openArchiveIndex(archive, { readonly: true });

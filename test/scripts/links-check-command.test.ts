@@ -13,7 +13,7 @@ import { visitCitations } from '../../build/links/visit-citations.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
-import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
+import { finishedRun, killAfterAppended, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -223,14 +223,7 @@ describe('hra links check, interrupted and resumed', () => {
       markQuotesChecked(corpus, '2026-11-19');
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
-      const child = spawnHra(args);
-      const finished = finishedRun(child);
-      for (let waited = 0; rowsOf(readFileSync(logFile, 'utf8')).length < base + 5; waited += 20) {
-        assert.ok(waited < 20_000, 'the run appended 5 attempts within 20 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      child.kill('SIGKILL');
-      assert.equal((await finished).signal, 'SIGKILL');
+      assert.equal((await killAfterAppended(args, logFile, 5)).signal, 'SIGKILL');
       const afterKill = readFileSync(logFile, 'utf8');
       assert.ok(afterKill.endsWith('\n'));
       const done = rowsOf(afterKill).length - base;

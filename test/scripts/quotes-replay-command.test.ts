@@ -60,6 +60,20 @@ function failureLine(run: HraRun): string {
   return lines[0]!;
 }
 
+/**
+ * Edits the quote check of the page whose amount changed to claim the quote was there (the page states
+ * $12,500), as a tampered or mistaken corpus would; returns the file, its rows as they were, and that line.
+ */
+function claimFoundOnChangedPage(corpus: string) {
+  const file = join(corpus, 'evidence/quote-checks.ndjson');
+  const rows = rowsOf(readFileSync(file, 'utf8'));
+  const target = rows.find((row) => row.url === urlOf('/amount-changed'))!;
+  target.outcome = 'found';
+  delete target.statedAmounts;
+  writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  return { file, rows, target };
+}
+
 describe('hra quotes replay after an archived links check', () => {
   let fixture: LinkFixture;
   const original = { corpus: '', archive: '' };
@@ -123,13 +137,7 @@ describe('hra quotes replay after an archived links check', () => {
 
   it('a verdict line edited in the corpus makes --verify fail, naming the record', async () => {
     const where = copyOfRun('edited-line', original);
-    const file = join(where.corpus, 'evidence/quote-checks.ndjson');
-    const rows = rowsOf(readFileSync(file, 'utf8'));
-    const target = rows.find((row) => row.url === urlOf('/amount-changed'))!;
-    // The page states $12,500: the edited line claims the quote was there.
-    target.outcome = 'found';
-    delete target.statedAmounts;
-    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    const { target } = claimFoundOnChangedPage(where.corpus);
     const run = await replay(where, ['--verify']);
     assert.match(failureLine(run), new RegExp(`^hra: 1 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
     const lines = run.stdout.trimEnd().split('\n');
@@ -141,12 +149,7 @@ describe('hra quotes replay after an archived links check', () => {
 
   it('the maintainer\'s mode appends one re-derived line where the verdict differs, the derivation takes it, and a re-run appends nothing', async () => {
     const where = copyOfRun('maintainer-differs', original);
-    const file = join(where.corpus, 'evidence/quote-checks.ndjson');
-    const rows = rowsOf(readFileSync(file, 'utf8'));
-    const target = rows.find((row) => row.url === urlOf('/amount-changed'))!;
-    target.outcome = 'found';
-    delete target.statedAmounts;
-    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    const { file, rows, target } = claimFoundOnChangedPage(where.corpus);
 
     const first = await replay(where, ['--json']);
     assert.equal(first.status, 0, first.stderr);

@@ -4,6 +4,7 @@
  * variables of the caller's environment are dropped so that only the test's own settings apply.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The project root. */
@@ -79,6 +80,27 @@ export function finishedRun(child: ChildProcess): Promise<HraRun> {
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   return new Promise((resolve) => child.once('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
+}
+
+/**
+ * Runs `hra <args>`, kills it with SIGKILL once `file` holds `lines` more lines than when it started (within
+ * 20 s), and returns how it ended: a run interrupted mid-append, as a crash or an operator's kill would.
+ */
+export async function killAfterAppended(args: readonly string[], file: string, lines: number): Promise<HraRun> {
+  const count = () => readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length;
+  const base = count();
+  const child = spawnHra(args);
+  const finished = finishedRun(child);
+  for (let waited = 0; count() < base + lines; waited += 20) {
+    if (waited >= 20_000) {
+      child.kill('SIGKILL');
+      await finished;
+      throw new Error(`the run did not append ${lines} lines to ${file} within 20 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill('SIGKILL');
+  return finished;
 }
 
 /** Runs `hra <args>` without blocking this process, so a loopback fixture served from it keeps answering. */

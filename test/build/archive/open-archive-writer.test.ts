@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { warcPayloadDigest } from '../../../build/archive/payload-digest.ts';
 import { readArchivedRecord } from '../../../build/archive/read-archived-record.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 import { nodeWarcPayload, readWithNodeWarc } from '../../support/read-with-node-warc.ts';
+import { warcFiles } from '../../support/warc-files.ts';
 
 const work = makeTempDir('hra-archive-writer-');
 after(() => undefined);
@@ -25,18 +26,6 @@ function exchange(url: string, body: string, extra: Partial<ArchiveExchange['res
     request: { method: 'GET', headers: [['User-Agent', 'hra-test'], ['Accept', '*/*']] },
     response: { status: 200, statusText: 'OK', headers: [['Content-Type', 'text/html']], payload: Buffer.from(body), ...extra },
   };
-}
-
-function warcFiles(archive: string, suffix = '.warc.gz'): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name.endsWith(suffix)) found.push(join(dir, entry.name));
-    }
-  };
-  if (existsSync(join(archive, 'warc'))) walk(join(archive, 'warc'));
-  return found.sort();
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
