@@ -13,9 +13,9 @@ export interface SchemaFailure {
   message: string;
 }
 
-/** Creates the ajv instance every corpus and contract schema is compiled with. */
-export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+/** Creates the ajv instance every corpus and contract schema is compiled with; `source` keeps the code for standalone output. */
+export function createAjv({ source = false }: { source?: boolean } = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, code: { source } });
   addFormats(ajv);
   return ajv;
 }
