@@ -12,7 +12,9 @@ import {
   adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
   programRowSchema, quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
 } from './corpus-schemas.ts';
-import { createAjv } from './schema-validator.ts';
+
+// Only the sources compile schemas: a compiled thread loads no ajv beyond the generated code's runtime.
+const createAjv = RUNNING_COMPILED ? undefined : (await import('./create-ajv.ts')).createAjv;
 
 /** Every schema a corpus file is validated against, by the name its validator is asked for. */
 export const CORPUS_VALIDATED_SCHEMAS = {
@@ -50,7 +52,7 @@ export function corpusValidator(name: CorpusSchemaName): ValidateFunction {
   }
   let validate = compiled.get(name);
   if (validate === undefined) {
-    ajv ??= createAjv();
+    ajv ??= createAjv!();
     validate = ajv.compile(CORPUS_VALIDATED_SCHEMAS[name]);
     compiled.set(name, validate);
   }

@@ -6,7 +6,7 @@
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { CORPUS_VALIDATED_SCHEMAS } from './corpus-validators.ts';
-import { createAjv } from './schema-validator.ts';
+import { createAjv } from './create-ajv.ts';
 
 // ajv's standalone entry ships CommonJS; under nodenext its default export arrives wrapped.
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string;

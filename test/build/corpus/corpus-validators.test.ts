@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { ValidateFunction } from 'ajv';
 import { CORPUS_VALIDATED_SCHEMAS, corpusValidator, type CorpusSchemaName } from '../../../build/corpus/corpus-validators.ts';
 import { generateStandaloneValidators } from '../../../build/corpus/generate-standalone-validators.ts';
-import { createAjv } from '../../../build/corpus/schema-validator.ts';
+import { createAjv } from '../../../build/corpus/create-ajv.ts';
 
 const corpus = new URL('../../../corpus/', import.meta.url);
 const lines = (relative: string) => readFileSync(new URL(relative, corpus), 'utf8').split('\n').filter((line) => line.trim() !== '').slice(0, 20).map((line) => JSON.parse(line) as unknown);
