@@ -1,5 +1,6 @@
 /**
- * `npm run compile`: emits dist/js with tsc, then writes dist/js/compile-manifest.json, what it was compiled
+ * `npm run compile`: emits dist/js with tsc and the corpus schemas' standalone validators
+ * (build/corpus/generate-standalone-validators.ts), then writes dist/js/compile-manifest.json, what it was compiled
  * from (build/revision/compiled-sources.ts). The manifest is removed first and written last, and only
  * when tsc succeeded and no source changed while it ran: a compile that failed, was interrupted or raced
  * an edit leaves no manifest, and a tree without one never stands for the sources.
@@ -8,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { STANDALONE_VALIDATORS_FILE } from '../build/corpus/corpus-validators.ts';
+import { generateStandaloneValidators } from '../build/corpus/generate-standalone-validators.ts';
 import { COMPILE_MANIFEST, COMPILED_DIR, hashCompiledSources, PACKAGE_ROOT, type CompileManifest } from '../build/revision/compiled-sources.ts';
 import { computeEnrichmentDigest } from '../build/revision/enrichment-digest.ts';
 
@@ -20,6 +23,10 @@ if (compiled.status !== 0) {
   process.stderr.write(`compile: tsc failed (${compiled.status ?? compiled.signal}): no ${COMPILE_MANIFEST} written, so hra runs the sources\n`);
   process.exit(compiled.status ?? 1);
 }
+// From the schemas of the sources this compile read, so the validators stand or fall with its manifest.
+const validatorsPath = join(PACKAGE_ROOT, COMPILED_DIR, 'build/corpus', STANDALONE_VALIDATORS_FILE);
+writeFileSync(`${validatorsPath}.tmp`, generateStandaloneValidators());
+renameSync(`${validatorsPath}.tmp`, validatorsPath);
 const manifest: CompileManifest = { sources: before, enrichment: computeEnrichmentDigest(join(PACKAGE_ROOT, 'build')).digest };
 const after = hashCompiledSources();
 const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((path) => before[path] !== after[path]);

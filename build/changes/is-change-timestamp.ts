@@ -1,5 +1,5 @@
 /** Checks the `--at` value of `hra changes detect` before it becomes every new event's `detectedAt`. */
-import { createAjv } from '../corpus/schema-validator.ts';
+import { createAjv } from '../corpus/create-ajv.ts';
 
 // The shape the change log should hold: a full ISO 8601 date-time with seconds and an explicit zone.
 const SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;

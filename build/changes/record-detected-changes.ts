@@ -1,8 +1,8 @@
 /** `hra changes detect` without the command line: detect, plan and append in one call. */
 import type Database from 'better-sqlite3';
-import { changeEventRowSchema } from '../corpus/corpus-schemas.ts';
 import type { ChangeEventRow, Corpus } from '../corpus/corpus-types.ts';
-import { createAjv, describeFailures } from '../corpus/schema-validator.ts';
+import { corpusValidator } from '../corpus/corpus-validators.ts';
+import { describeFailures } from '../corpus/schema-validator.ts';
 import { CHANGE_TYPES, type ChangeType } from '../contract/vocab-enums.ts';
 import { appendChangeLog } from './append-change-log.ts';
 import { detectChanges } from './detect-changes.ts';
@@ -38,7 +38,7 @@ export function recordDetectedChanges(options: RecordDetectedChangesOptions): Ch
   const previousMaxId = (previous.prepare('SELECT MAX(id) FROM changes').pluck().get() as number | null) ?? 0;
   const events = planChangeEvents(detected, { log: corpus.changes, previousMaxId, detectedAt });
   // Checked against the loader's own schema before writing, so the appended log always loads again.
-  const validate = createAjv().compile(changeEventRowSchema);
+  const validate = corpusValidator('changeEventRow');
   for (const event of events) {
     const failure = describeFailures(validate, event)[0];
     if (failure) throw new Error(`change event ${event.id} ${failure.path}: ${failure.message}`);

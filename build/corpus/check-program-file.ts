@@ -6,10 +6,9 @@
  */
 import { checkProgramRow, type LocatedCorrection, type ProgramRowContext } from './check-program-row.ts';
 import type { CorpusProblem } from './corpus-problem.ts';
-import { programRowSchema } from './corpus-schemas.ts';
 import type { ProgramRow, Vocabularies } from './corpus-types.ts';
 import { readNdjson } from './read-corpus-file.ts';
-import { createAjv } from './schema-validator.ts';
+import { corpusValidator } from './corpus-validators.ts';
 
 /** What every program file of a corpus is checked against: plain data, so a worker thread can be sent it. */
 export interface ProgramFileRules {
@@ -45,9 +44,9 @@ export interface CheckedProgramFile extends ProgramFileFacts {
 /** Checks one program file; made once per thread by createProgramFileCheck. */
 export type ProgramFileCheck = (file: ProgramFileToCheck) => CheckedProgramFile;
 
-/** Compiles the row schema once and returns the check of one file under `rules`. */
+/** Returns the check of one file under `rules`, with this thread's row validator. */
 export function createProgramFileCheck(rules: ProgramFileRules): ProgramFileCheck {
-  const context: ProgramRowContext = { validateRow: createAjv().compile(programRowSchema), ...rules };
+  const context: ProgramRowContext = { validateRow: corpusValidator('programRow'), ...rules };
   return ({ path, file, corrections }) => {
     const byId = new Map<string, LocatedCorrection[]>();
     for (const located of corrections) {

@@ -3,13 +3,9 @@ import { readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { CorpusInvalidError, type CorpusProblem } from './corpus-problem.ts';
-import {
-  adjacentRuleSchema, changeEventRowSchema, cityRowSchema, correctionSchema, linkCheckSchema, manifestSchema,
-  quarantineEntrySchema, quoteCheckSchema, sourceReviewSchema, vocabulariesSchema,
-} from './corpus-schemas.ts';
 import type { Corpus, Correction, Manifest, ReportArtifact, Vocabularies } from './corpus-types.ts';
 import { NATIONAL_SLUG } from '../contract/national-slug.ts';
-import { REPORT_NAMES, reportArtifactSchema, type ReportName } from '../contract/report-artifact-schema.ts';
+import { REPORT_NAMES, type ReportName } from '../contract/report-artifact-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
 import { checkPublicBaseUrl } from './check-public-base-url.ts';
@@ -19,7 +15,8 @@ import { QUOTE_CHECKS_FILE } from './quote-checks-file.ts';
 import type { LocatedCorrection } from './check-program-row.ts';
 import { checkProgramFilesHere, createProgramFileCheck, type ProgramFileChecker, type ProgramFileRules, type ProgramFileToCheck } from './check-program-file.ts';
 import { readJsonDocument, readNdjson } from './read-corpus-file.ts';
-import { createAjv, describeFailures } from './schema-validator.ts';
+import { corpusValidator } from './corpus-validators.ts';
+import { describeFailures } from './schema-validator.ts';
 
 // Kept importable from here for its many readers; it lives apart so a module that only re-reads rows (the
 // build's serialization) need not load the loader.
@@ -45,7 +42,6 @@ export interface LoadCorpusOptions {
 export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus {
   const root = resolve(dir);
   const label = options.displayRoot === undefined ? basename(root) : options.displayRoot.replace(/(?<=.)\/+$/, '');
-  const ajv = createAjv();
   const at = (relative: string) => ({ absolute: join(root, relative), file: `${label}/${relative}` });
   // Files are read in the order that lets the program files' checks start soonest (they need the
   // vocabularies, the cities and the corrections); problems are listed in the corpus's order all the same
@@ -89,20 +85,20 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     return rows;
   };
 
-  const manifest = readDocument<Manifest>('manifest.json', ajv.compile(manifestSchema), ownProblems.documents);
+  const manifest = readDocument<Manifest>('manifest.json', corpusValidator('manifest'), ownProblems.documents);
   if (manifest) {
     const lineOf = documentLines.get('manifest.json') ?? (() => 0);
     checkContractVersion(manifest, API_VERSION, { file: at('manifest.json').file, lineOf }, ownProblems.documents);
     checkPublicBaseUrl(manifest, { file: at('manifest.json').file, lineOf }, ownProblems.documents);
   }
-  const vocabularies = readDocument<Vocabularies>('vocabularies.json', ajv.compile(vocabulariesSchema), ownProblems.documents);
+  const vocabularies = readDocument<Vocabularies>('vocabularies.json', corpusValidator('vocabularies'), ownProblems.documents);
   // A city row with a bad field still names its city: keep its slug so one typo does not cascade into
   // "no city" problems in every file that refers to it.
   const knownCities = new Map<string, unknown>();
-  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', ajv.compile(cityRowSchema), true, ownProblems.cities, (value) => {
+  const cities = readRows<Corpus['cities'][number]>('cities.ndjson', corpusValidator('cityRow'), true, ownProblems.cities, (value) => {
     if (typeof value.slug === 'string') knownCities.set(value.slug, value.status);
   });
-  const corrections = readRows<Correction>('corrections.ndjson', ajv.compile(correctionSchema), false, ownProblems.corrections);
+  const corrections = readRows<Correction>('corrections.ndjson', corpusValidator('correction'), false, ownProblems.corrections);
 
   // Rows are checked even when vocabularies.json is invalid (against the schema only), so that one bad
   // file does not hide the problems of every other.
@@ -130,14 +126,14 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const checking = (options.programFileChecker ?? checkProgramFilesHere(checkHere))
     .checkFiles([...programFiles.keys()].map((slug) => toCheck(slug, `programs/${slug}.ndjson`)), rules);
 
-  const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', ajv.compile(adjacentRuleSchema), false, ownProblems.evidence);
-  const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', ajv.compile(quarantineEntrySchema), false, ownProblems.evidence);
-  const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', ajv.compile(linkCheckSchema), false, ownProblems.evidence);
+  const adjacentRules = readRows<Corpus['adjacentRules'][number]>('policy/adjacent-scope.ndjson', corpusValidator('adjacentRule'), false, ownProblems.evidence);
+  const quarantine = readRows<Corpus['quarantine'][number]>('policy/quarantine.ndjson', corpusValidator('quarantineEntry'), false, ownProblems.evidence);
+  const linkChecks = readRows<Corpus['linkChecks'][number]>('evidence/link-checks.ndjson', corpusValidator('linkCheck'), false, ownProblems.evidence);
   checkLinkOutcomes(linkChecks, { file: at('evidence/link-checks.ndjson').file, lineOf: (row) => lines.get(row) ?? 0 }, ownProblems.evidence);
-  const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', ajv.compile(sourceReviewSchema), false, ownProblems.evidence);
-  const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, ajv.compile(quoteCheckSchema), false, ownProblems.evidence);
-  const changes = readRows<Corpus['changes'][number]>('changes.ndjson', ajv.compile(changeEventRowSchema), false, ownProblems.later);
-  const reports = readReports(root, label, ajv.compile(reportArtifactSchema), ownProblems.later);
+  const sourceReviews = readRows<Corpus['sourceReviews'][number]>('evidence/source-reviews.ndjson', corpusValidator('sourceReview'), false, ownProblems.evidence);
+  const quoteChecks = readRows<Corpus['quoteChecks'][number]>(QUOTE_CHECKS_FILE, corpusValidator('quoteCheck'), false, ownProblems.evidence);
+  const changes = readRows<Corpus['changes'][number]>('changes.ndjson', corpusValidator('changeEventRow'), false, ownProblems.later);
+  const reports = readReports(root, label, corpusValidator('reportArtifact'), ownProblems.later);
   options.onProgress?.(`corpus: read ${cities.length} cities, ${linkChecks.length} link checks, ${sourceReviews.length} reviews, ${quoteChecks.length} quote checks`);
 
   const programIds = new Map<string, Set<string>>();

@@ -1,23 +1,12 @@
-/** Compiles the corpus schemas once and turns ajv errors into located corpus problems. */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+/** Turns ajv errors into located corpus problems; it loads no ajv, which a compiled build's threads never need. */
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { toJsonPath } from './json-path.ts';
-
-// ajv-formats ships CommonJS; under nodenext its default export arrives wrapped.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /** A validation failure at a JSON path within one value. */
 export interface SchemaFailure {
   instancePath: string;
   path: string;
   message: string;
-}
-
-/** Creates the ajv instance every corpus and contract schema is compiled with. */
-export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv);
-  return ajv;
 }
 
 /**

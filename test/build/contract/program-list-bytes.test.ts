@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { programListBytes, programListBytesOfJoined, SCOPE_LICENSED_CITY, SCOPE_NATIONAL, SCOPE_SAMPLE, type ProgramListHead } from '../../../build/contract/program-list-bytes.ts';
 import { envelopeLinks } from '../../../build/contract/envelope-links.ts';
 import { programListSchema, type ProgramList } from '../../../build/contract/program-list-schema.ts';
-import { createAjv } from '../../../build/corpus/schema-validator.ts';
+import { createAjv } from '../../../build/corpus/create-ajv.ts';
 
 const validate = createAjv().compile(programListSchema);
 const revision = `gm1-${'ab'.repeat(32)}`;

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { programFieldProperties, programSchema } from '../../../build/contract/program-schema.ts';
 import { linkCheckSchema, programFieldSchemas, programRowSchema, quoteCheckSchema } from '../../../build/corpus/corpus-schemas.ts';
-import { createAjv, describeFailures } from '../../../build/corpus/schema-validator.ts';
+import { createAjv } from '../../../build/corpus/create-ajv.ts';
+import { describeFailures } from '../../../build/corpus/schema-validator.ts';
 
 // Values of every JSON kind, and the edge cases the corpus constraints are about.
 const PROBES: unknown[] = [

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { changeEventSchema, changeFeedSchema, type ChangeFeed } from '../../../build/contract/change-feed-schema.ts';
-import { createAjv } from '../../../build/corpus/schema-validator.ts';
+import { createAjv } from '../../../build/corpus/create-ajv.ts';
 import { CHANGE_SCOPE_NOTE, changeFeedEnvelope, type ChangeFeedParts } from '../../../gateway/changes/change-feed-envelope.ts';
 
 const validate = createAjv().compile(changeFeedSchema);
