@@ -11,32 +11,68 @@ import type { BodyPrefixOptions } from './read-body-prefix.ts';
  * connection) or its coding is not read. Depends on the bytes only, never on how they arrived in chunks.
  */
 export function minimalPayloadPrefix(raw: Uint8Array, contentEncoding: string | undefined, stop: BodyPrefixOptions): number | undefined {
-  const decode = decoderOf(contentEncoding, stop.cap);
-  if (decode === undefined) return undefined;
-  const reaches = (length: number): boolean => {
-    const decoded = decode(raw.subarray(0, length));
-    if (decoded === undefined) return false;
-    if (decoded === 'over') return true;
-    if (decoded.byteLength >= stop.cap) return true;
-    return stop.stopAt.test(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('latin1'));
-  };
-  if (!reaches(raw.byteLength)) return undefined;
-  // Decoded output only grows with the input, so the first length that reaches is found by halving.
+  const decodeToCap = decoderOf(contentEncoding, stop.cap + SLACK);
+  if (decodeToCap === undefined) return undefined;
+  // Decoded output only grows with the input, and the h1 is usually near the top: gallop from a small start
+  // until the decoding gets where the reader stops, which then says how many decoded bytes that is.
   let low = 0;
-  let high = raw.byteLength;
+  let high = Math.min(raw.byteLength, 4096);
+  let target: number | undefined;
+  for (;;) {
+    let decoded = decodeToCap(raw.subarray(0, high));
+    if (decoded === 'over') {
+      // Past the bound the output is lost: go back to the shortest start that decodes a whole cap's worth.
+      high = shortestReaching(raw, low, high, decodeToCap, stop.cap);
+      decoded = decodeToCap(raw.subarray(0, high));
+      if (decoded === 'over') {
+        // One input byte took the output from short of the cap to past the bound: the marker can be read
+        // only if it came before that byte; otherwise the bytes say nothing certain, and all are kept.
+        target = stopOf(decodeToCap(raw.subarray(0, high - 1)), stop);
+        if (target === undefined) return undefined;
+        high -= 1;
+        break;
+      }
+    }
+    target = stopOf(decoded, stop);
+    if (target !== undefined) break;
+    if (high === raw.byteLength) return undefined;
+    low = high + 1;
+    high = Math.min(raw.byteLength, high * 2);
+  }
+  // Then halve between the last probe that fell short and the first that got there, each probe decoding no
+  // further than the target.
+  return shortestReaching(raw, low, high, decoderOf(contentEncoding, target + SLACK)!, target);
+}
+
+/** The shortest length in [low, high] whose decoding holds `count` bytes (`high` is known to). */
+function shortestReaching(raw: Uint8Array, low: number, high: number, decode: Decode, count: number): number {
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    if (reaches(middle)) high = middle;
+    const decoded = decode(raw.subarray(0, middle));
+    if (decoded === 'over' || (decoded !== undefined && decoded.byteLength >= count)) high = middle;
     else low = middle + 1;
   }
   return high;
 }
 
+/** Decoded bytes up to where the reader stops (the end of the first marker, or the cap), once `decoded` shows them. */
+function stopOf(decoded: Uint8Array | 'over' | undefined, stop: BodyPrefixOptions): number | undefined {
+  if (decoded === undefined) return undefined;
+  if (decoded === 'over') return undefined;
+  const match = stop.stopAt.exec(Buffer.from(decoded.buffer, decoded.byteOffset, Math.min(decoded.byteLength, stop.cap)).toString('latin1'));
+  if (match !== null) return match.index + match[0].length;
+  return decoded.byteLength >= stop.cap ? stop.cap : undefined;
+}
+
+// zlib refuses to grow its output buffer past the bound before the output itself gets there, so a bound just
+// at the target would call a prefix 'over' that decodes short of it.
+const SLACK = 64 * 1024;
+
 type Decode = (bytes: Uint8Array) => Uint8Array | 'over' | undefined;
 
 /**
- * A one-shot decoder that yields what a cut-short stream holds so far (`finishFlush`), bounded to `cap`
- * output bytes ('over' past it) so no compression ratio makes it costly; undefined for a coding not read.
+ * A one-shot decoder that yields what a cut-short stream holds so far (`finishFlush`), bounded to about
+ * `cap` output bytes ('over' past it) so no compression ratio makes it costly; undefined for a coding not read.
  */
 function decoderOf(contentEncoding: string | undefined, cap: number): Decode | undefined {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
