@@ -21,7 +21,7 @@ export interface ExchangeCapture {
    */
   readsPrefix(stop: BodyPrefixOptions): void;
   /** The exchange as far as it went, or undefined when no response arrived. */
-  exchange(): ArchiveExchange | undefined;
+  exchange(): Promise<ArchiveExchange | undefined>;
 }
 
 /** What the request was, as the link checker sent it. */
@@ -112,14 +112,14 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
     interceptor,
     timedOut: () => void (deadline = true),
     readsPrefix: (stop) => void (prefix = stop),
-    exchange() {
+    async exchange() {
       if (response === undefined || sentAt === undefined) return undefined;
       let truncated: ArchiveTruncation | undefined = ended && !overflow ? undefined
         : deadline ? 'time' : failed ? 'disconnect' : 'length';
       let payload = Buffer.concat(chunks, size);
       // Where the reader stopped is a fact of the bytes; how many more had arrived by then is chunk timing,
       // and would make an unchanged page a new payload (no revisit) every week.
-      const end = prefix === undefined ? undefined : minimalPayloadPrefix(payload, contentEncoding(response.headers), prefix);
+      const end = prefix === undefined ? undefined : await minimalPayloadPrefix(payload, contentEncoding(response.headers), prefix);
       if (end !== undefined && (end < size || truncated !== undefined)) {
         payload = payload.subarray(0, end);
         truncated = 'length';

@@ -2,15 +2,18 @@
  * The shortest start of a captured body, as received (content-encoding kept), whose decoding reaches the point
  * where the link rules' prefix reader stops, so an unchanged page read in part archives the same bytes each week.
  */
-import { brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliDecompress, constants, gunzip, inflate } from 'node:zlib';
 import type { BodyPrefixOptions } from './read-body-prefix.ts';
 
 /**
  * Returns the raw byte count whose decoding first holds a match of `stop.stopAt` within its first `stop.cap`
  * bytes, or `stop.cap` decoded bytes; undefined when all of `raw` does not get there (a deadline, a cut
  * connection) or its coding is not read. Depends on the bytes only, never on how they arrived in chunks.
+ * Each probe decodes on libuv's thread pool: a page that hides its h1 past a megabyte of gzip costs tenths of a
+ * second of decoding, which must not hold the run's event loop.
  */
-export function minimalPayloadPrefix(raw: Uint8Array, contentEncoding: string | undefined, stop: BodyPrefixOptions): number | undefined {
+export async function minimalPayloadPrefix(raw: Uint8Array, contentEncoding: string | undefined, stop: BodyPrefixOptions): Promise<number | undefined> {
   const decodeToCap = decoderOf(contentEncoding, stop.cap + SLACK);
   if (decodeToCap === undefined) return undefined;
   // Decoded output only grows with the input, and the h1 is usually near the top: gallop from a small start
@@ -19,15 +22,15 @@ export function minimalPayloadPrefix(raw: Uint8Array, contentEncoding: string | 
   let high = Math.min(raw.byteLength, 4096);
   let target: number | undefined;
   for (;;) {
-    let decoded = decodeToCap(raw.subarray(0, high));
+    let decoded = await decodeToCap(raw.subarray(0, high));
     if (decoded === 'over') {
       // Past the bound the output is lost: go back to the shortest start that decodes a whole cap's worth.
-      high = shortestReaching(raw, low, high, decodeToCap, stop.cap);
-      decoded = decodeToCap(raw.subarray(0, high));
+      high = await shortestReaching(raw, low, high, decodeToCap, stop.cap);
+      decoded = await decodeToCap(raw.subarray(0, high));
       if (decoded === 'over') {
         // One input byte took the output from short of the cap to past the bound: the marker can be read
         // only if it came before that byte; otherwise the bytes say nothing certain, and all are kept.
-        target = stopOf(decodeToCap(raw.subarray(0, high - 1)), stop);
+        target = stopOf(await decodeToCap(raw.subarray(0, high - 1)), stop);
         if (target === undefined) return undefined;
         high -= 1;
         break;
@@ -45,10 +48,10 @@ export function minimalPayloadPrefix(raw: Uint8Array, contentEncoding: string | 
 }
 
 /** The shortest length in [low, high] whose decoding holds `count` bytes (`high` is known to). */
-function shortestReaching(raw: Uint8Array, low: number, high: number, decode: Decode, count: number): number {
+async function shortestReaching(raw: Uint8Array, low: number, high: number, decode: Decode, count: number): Promise<number> {
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const decoded = decode(raw.subarray(0, middle));
+    const decoded = await decode(raw.subarray(0, middle));
     if (decoded === 'over' || (decoded !== undefined && decoded.byteLength >= count)) high = middle;
     else low = middle + 1;
   }
@@ -68,7 +71,11 @@ function stopOf(decoded: Uint8Array | 'over' | undefined, stop: BodyPrefixOption
 // at the target would call a prefix 'over' that decodes short of it.
 const SLACK = 64 * 1024;
 
-type Decode = (bytes: Uint8Array) => Uint8Array | 'over' | undefined;
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+const brotliDecompressAsync = promisify(brotliDecompress);
+
+type Decode = (bytes: Uint8Array) => Promise<Uint8Array | 'over' | undefined>;
 
 /**
  * A one-shot decoder that yields what a cut-short stream holds so far (`finishFlush`), bounded to about
@@ -76,9 +83,9 @@ type Decode = (bytes: Uint8Array) => Uint8Array | 'over' | undefined;
  */
 function decoderOf(contentEncoding: string | undefined, cap: number): Decode | undefined {
   const coding = (contentEncoding ?? '').trim().toLowerCase();
-  const bounded = (inflate: (bytes: Uint8Array) => Buffer): Decode => (bytes) => {
+  const bounded = (decode: (bytes: Uint8Array) => Promise<Buffer>): Decode => async (bytes) => {
     try {
-      return inflate(bytes);
+      return await decode(bytes);
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return 'over';
       return undefined;
@@ -87,11 +94,11 @@ function decoderOf(contentEncoding: string | undefined, cap: number): Decode | u
   const zlibOptions = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: cap };
   switch (coding) {
     case '':
-    case 'identity': return (bytes) => bytes.subarray(0, cap);
+    case 'identity': return async (bytes) => bytes.subarray(0, cap);
     case 'gzip':
-    case 'x-gzip': return bounded((bytes) => gunzipSync(bytes, zlibOptions));
-    case 'deflate': return bounded((bytes) => inflateSync(bytes, zlibOptions));
-    case 'br': return bounded((bytes) => brotliDecompressSync(bytes, { finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: cap }));
+    case 'x-gzip': return bounded((bytes) => gunzipAsync(bytes, zlibOptions));
+    case 'deflate': return bounded((bytes) => inflateAsync(bytes, zlibOptions));
+    case 'br': return bounded((bytes) => brotliDecompressAsync(bytes, { finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: cap }));
     default: return undefined;
   }
 }

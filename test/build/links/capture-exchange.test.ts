@@ -60,7 +60,7 @@ describe('captureExchange, a body read in part', () => {
     const url = `${origin}${path}`;
     const capture = captureExchange({ url, method: 'GET', headers: {}, now: () => Date.parse('2026-11-23T06:00:00Z') });
     const response = await sendRequest({ dispatcher, viaProxy: false, url, method: 'GET', headers: {}, timeoutMs: 10_000, read: 'prefix', bodyCap: 1024 * 1024, capture });
-    const exchange = capture.exchange();
+    const exchange = await capture.exchange();
     assert.ok(exchange !== undefined);
     // The archive names one URL for both chunkings, as one page fetched in two weeks.
     return { response, exchange: { ...exchange, targetUri: `http://agency.test/${path.split('/')[1]}` } };
