@@ -15,8 +15,8 @@ import { readArchivedPage, streamOf } from './read-archived-page.ts';
 export type ArchivedRead = 'prefix' | 'page';
 
 /**
- * The payload is exactly what the run read (its prefix read stopped at the chunk holding `</h1`), so all
- * of it is decoded: nothing stops earlier than the run did.
+ * The payload is what the run read (a prefix read is archived up to the end of the first `</h1>` or the
+ * cap, capture-exchange.ts), so all of it is decoded: nothing stops earlier than the run did.
  */
 const NEVER = /(?!)/;
 

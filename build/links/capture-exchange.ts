@@ -7,14 +7,21 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
 import type { ArchiveExchange, ArchiveHeader, ArchiveTruncation } from '../archive/open-archive-writer.ts';
 import { PDF_CAP_BYTES } from '../quotes/extract-page-text.ts';
+import { minimalPayloadPrefix } from './minimal-payload-prefix.ts';
+import type { BodyPrefixOptions } from './read-body-prefix.ts';
 
 /** One request's capture: the interceptor to compose onto its dispatcher, then the exchange it saw. */
 export interface ExchangeCapture {
   interceptor: Dispatcher.DispatcherComposeInterceptor;
   /** Called when the request's deadline passed, so a body cut there is archived as WARC-Truncated: time. */
   timedOut(): void;
+  /**
+   * Called when the reader will stop at `stop` (the link rules' prefix): the payload is then cut to the
+   * shortest start of the bytes whose decoding gets there, whatever chunks they came in.
+   */
+  readsPrefix(stop: BodyPrefixOptions): void;
   /** The exchange as far as it went, or undefined when no response arrived. */
-  exchange(): ArchiveExchange | undefined;
+  exchange(): Promise<ArchiveExchange | undefined>;
 }
 
 /** What the request was, as the link checker sent it. */
@@ -70,6 +77,7 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
   let overflow = false;
   let failed = false;
   let deadline = false;
+  let prefix: BodyPrefixOptions | undefined;
   let sentAt: Date | undefined;
   const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
     sentAt = new Date(request.now());
@@ -103,10 +111,19 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
   return {
     interceptor,
     timedOut: () => void (deadline = true),
-    exchange() {
+    readsPrefix: (stop) => void (prefix = stop),
+    async exchange() {
       if (response === undefined || sentAt === undefined) return undefined;
-      const truncated: ArchiveTruncation | undefined = ended && !overflow ? undefined
+      let truncated: ArchiveTruncation | undefined = ended && !overflow ? undefined
         : deadline ? 'time' : failed ? 'disconnect' : 'length';
+      let payload = Buffer.concat(chunks, size);
+      // Where the reader stopped is a fact of the bytes; how many more had arrived by then is chunk timing,
+      // and would make an unchanged page a new payload (no revisit) every week.
+      const end = prefix === undefined ? undefined : await minimalPayloadPrefix(payload, contentEncoding(response.headers), prefix);
+      if (end !== undefined && (end < size || truncated !== undefined)) {
+        payload = payload.subarray(0, end);
+        truncated = 'length';
+      }
       const host = new URL(request.url).host;
       return {
         targetUri: request.url,
@@ -117,10 +134,14 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
           status: response.status,
           ...(response.statusText ? { statusText: response.statusText } : {}),
           headers: response.headers,
-          payload: Buffer.concat(chunks, size),
+          payload,
           ...(truncated === undefined ? {} : { truncated }),
         },
       };
     },
   };
+}
+
+function contentEncoding(headers: readonly ArchiveHeader[]): string | undefined {
+  return headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
 }

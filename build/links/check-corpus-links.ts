@@ -113,7 +113,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       release();
     }
     // Written after the host's slot is let go: the disk's pace is not the host's.
-    const exchange = capture?.exchange();
+    const exchange = await capture?.exchange();
     if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
     return response;
   };

@@ -51,8 +51,8 @@ export interface SendRequestOptions {
 /** The bytes kept of a body over its cap: enough to tell a PDF from HTML (extract-page-text.ts sniffs 1024). */
 const OVER_CAP_KEPT_BYTES = 1024;
 
-// The rules read the title and the first h1; nothing after the first h1 changes the verdict.
-const BODY_STOP = /<\/h1/i;
+// The rules read the title and the first h1; nothing after the first h1's end tag changes the verdict.
+const BODY_STOP = /<\/h1\s*>/i;
 
 /**
  * Sends the request; throws a RequestFailure when no response arrives, or when the proxy answers 407 for
@@ -118,7 +118,9 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       await response.body.dump({ limit: 16 * 1024 }).catch(() => {});
       return { status: response.statusCode, headers, body: undefined };
     }
-    const body = await readBodyPrefix(response.body, single(headers['content-encoding']), { cap: options.bodyCap, stopAt: BODY_STOP });
+    const stop = { cap: options.bodyCap, stopAt: BODY_STOP };
+    options.capture?.readsPrefix(stop);
+    const body = await readBodyPrefix(response.body, single(headers['content-encoding']), stop);
     return { status: response.statusCode, headers, body };
   } catch (error) {
     throw describeRequestFailure(error, { viaProxy: options.viaProxy, timedOut });

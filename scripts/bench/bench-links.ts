@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { visitCitations } from '../../build/links/visit-citations.ts';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { HTML_PAGE_SHAPES, PDF_SIZES } from './bench-page-shapes.ts';
 import { createBenchQuotePages, PDF_SHARE } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';
 import { measureArchive, type ArchiveFigures } from './measure-archive.ts';
@@ -20,6 +21,8 @@ export const CHECK_FLAGS = ['--concurrency', '64', '--per-host', '2', '--host-in
 /** The fixture's latency per answer, in ms. */
 export const FIXTURE_DELAY_MS = 20;
 const AT = '2026-11-23T06:00:00Z';
+/** What the fixture's page sizes follow, for the report. */
+const PAGE_SHAPES = `drawn per URL from ${HTML_PAGE_SHAPES.length} real HTML pages (${kb(Math.min(...HTML_PAGE_SHAPES.map(([bytes]) => bytes)))}-${kb(Math.max(...HTML_PAGE_SHAPES.map(([bytes]) => bytes)))}) and ${PDF_SIZES.length} real PDFs (${kb(Math.min(...PDF_SIZES))}-${kb(Math.max(...PDF_SIZES))}), served uncompressed as the checker asks (scripts/bench/bench-page-shapes.ts)`;
 /** The second archive week: seven days on, the fixture serving the very same pages. */
 const AT_WEEK_2 = '2026-11-30T06:00:00Z';
 
@@ -133,6 +136,10 @@ export function moveToTestHosts(corpus: string): void {
   }
 }
 
+function kb(bytes: number): string {
+  return `${(bytes / 1000).toFixed(0)} KB`;
+}
+
 function render(report: { command: string; scale: number; rows: number; runs: LinksRun[]; load: string; pageMix: string; elapsedSeconds: number; weeks: [LinksRun, LinksRun]; unarchived: LinksRun }): string {
   const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
   const lines = [
@@ -140,7 +147,7 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${describeMachine()}; ${report.load}; ${report.elapsedSeconds.toFixed(0)} s in all.`,
     '',
-    `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host; the fixture serves ${report.pageMix}, each stating its quote, and a generic page elsewhere.`,
+    `\`hra links check ${CHECK_FLAGS.join(' ')} --max-age-days 0\` through the loopback fixture proxy (${FIXTURE_DELAY_MS} ms per answer), over \`hra synth --seed 1 --scale ${report.scale}\` (${report.rows.toLocaleString('en-US')} citing records) with every URL moved to a \`.test\` host; the fixture serves ${report.pageMix}, each stating its quote, and a program page elsewhere; every page takes the size (and an HTML page its first \`</h1\` offset) of a real one, ${PAGE_SHAPES}.`,
     '',
     '| run | URLs | hosts | requests | duration | URLs/s | peak RSS | most in flight to one host | RSS in progress lines (MB) |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -173,6 +180,7 @@ function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: Li
   });
   const first = week1.archive.warcBytes;
   const second = week2.archive.warcBytes - first;
+  const indexAdded = week2.archive.indexBytes - week1.archive.indexBytes;
   const cell = (figures: { records: number; bytes: number }) => `${figures.records.toLocaleString('en-US')} / ${mb(figures.bytes)}`;
   const lines = [
     'Evidence archive (WARC, gzip per record; `records / bytes` per type; the index beside it):',
@@ -183,7 +191,8 @@ function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: Li
     `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
     '',
     `Archiving's cost in time: the first week took ${(week1.seconds / unarchived.seconds).toFixed(2)}x the same run with \`--no-archive\` (${unarchived.seconds.toFixed(1)} s), measured back to back.`,
-    `Weekly growth once pages stop changing: ${mb(second)} at scale ${scale}, about ${mb(10 * second)} at ten times it (the same records per request, ten times the requests).`,
+    `With the index: the second week adds ${mb(second + indexAdded)} of WARC and index, ${((100 * (second + indexAdded)) / (first + week1.archive.indexBytes)).toFixed(1)}% of the first week's ${mb(first + week1.archive.indexBytes)}.`,
+    `Weekly growth once pages stop changing: ${mb(second)} of WARC (${mb(second + indexAdded)} with the index) at scale ${scale}, about ${mb(10 * second)} (${mb(10 * (second + indexAdded))}) at ten times it (the same records per request, ten times the requests).`,
   ];
   return lines;
 }

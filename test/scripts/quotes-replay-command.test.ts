@@ -10,6 +10,7 @@ import { appendFileSync, cpSync, readFileSync, rmSync, truncateSync, writeFileSy
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex } from '../../build/archive/archive-index.ts';
+import { readArchivedRecord } from '../../build/archive/read-archived-record.ts';
 import type { QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { latestConclusiveQuoteCheck } from '../../build/derive/mechanical-quote-verdict.ts';
@@ -29,10 +30,12 @@ const FLAGS = ['--max-age-days', '6', '--host-interval-ms', '0', '--timeout-ms',
 
 const rowsOf = (text: string) => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
 const urlOf = (path: string) => `http://${QUOTE_HOST}${path}`;
+/** A link checked alone, read only up to its first h1, whose verdict rests on that h1 (`404`). */
+const HEADING_404 = 'http://heading.test/soft-404-heading';
 
 /** The link test corpus plus one alpha program per fixture page, each with a fresh amount review quoting it. */
 function writeQuoteCorpus(dir: string): string {
-  const corpus = writeLinkTestCorpus(dir, { extraUrls: QUOTE_CASES.map((c) => urlOf(c.path)) });
+  const corpus = writeLinkTestCorpus(dir, { extraUrls: [...QUOTE_CASES.map((c) => urlOf(c.path)), HEADING_404] });
   const reviews = QUOTE_CASES.map((c, index) => ({
     city: 'alpha', programId: `link-${index + 1}`, reviewedAt: REVIEWED_AT, kind: 'amount', identityMatch: true, amountQuote: c.quote, quoteFoundInPage: true,
   }));
@@ -99,6 +102,19 @@ describe('hra quotes replay after an archived links check', () => {
     // Every page answered, even one that never finished or broke off (archived as read, marked truncated).
     assert.deepEqual(fixtureLines.filter((line) => line.warcRecordId === undefined), []);
     assert.ok(archivedVerdicts > archivedQuotes.length);
+  });
+
+  it('a page read only up to its h1 is archived as that prefix (WARC-Truncated: length), which holds the h1 its verdict rests on', async () => {
+    const line = rowsOf(readFileSync(join(original.corpus, 'evidence/link-checks.ndjson'), 'utf8')).findLast((row) => row.url === HEADING_404);
+    assert.ok(line !== undefined && line.outcome !== 'live', JSON.stringify(line));
+    const index = openArchiveIndex(original.archive, { readonly: true });
+    try {
+      const record = await readArchivedRecord(original.archive, index, line.warcRecordId as string);
+      assert.equal(record.truncated, 'length');
+      assert.match(Buffer.from(record.payload).toString(), /<title>City of Alpha<\/title>.*<h1>404<\/h1>$/);
+    } finally {
+      index.close();
+    }
   });
 
   it('--verify re-derives every archived verdict and finds 0 differences', async () => {
