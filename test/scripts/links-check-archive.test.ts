@@ -12,11 +12,9 @@ import { constants, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../build/archive/archive-index.ts';
 import { readArchivedRecord } from '../../build/archive/read-archived-record.ts';
-import { loadCorpus } from '../../build/corpus/load-corpus.ts';
-import { visitCitations } from '../../build/links/visit-citations.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
-import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
+import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
 import { nodeWarcPayload, readWithNodeWarc } from '../support/read-with-node-warc.ts';
 import { killAfterAppended, runHraAsync } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -224,15 +222,8 @@ describe('hra links check, killed while archiving', () => {
   it('leaves no record a reader could mistake: every indexed record reads, and the next run seals the file node-warc then reads whole', async () => {
     const fixture = await startLinkFixture();
     try {
-      const urls = Array.from({ length: 16 }, (_, i) => `http://slow.test/slow/20/p${i}`);
-      const corpus = writeLinkTestCorpus(join(work, 'killed', 'corpus'), { extraUrls: urls, linkChecks: [] });
+      const { corpus, logFile } = writeSlowHostCorpus(join(work, 'killed', 'corpus'), '2026-11-19');
       const archive = join(work, 'killed', 'archive');
-      const logFile = join(corpus, 'evidence/link-checks.ndjson');
-      const others = new Set<string>();
-      visitCitations(loadCorpus(corpus), ({ url }) => others.add(url));
-      const fresh = [...others].filter((url) => !url.includes('slow.test'));
-      writeFileSync(logFile, fresh.map((url) => `${JSON.stringify({ url, checkedAt: '2026-11-19', outcome: 'dead', httpStatus: 404 })}\n`).join(''));
-      markQuotesChecked(corpus, '2026-11-19');
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', '2026-11-20T06:00:00Z', '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
       assert.equal((await killAfterAppended(args, logFile, 5)).signal, 'SIGKILL');

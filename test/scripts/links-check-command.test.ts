@@ -4,15 +4,14 @@
  * hosts; no request ever leaves the machine.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
-import { visitCitations } from '../../build/links/visit-citations.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
-import { markQuotesChecked, writeLinkTestCorpus } from '../support/link-test-corpus.ts';
+import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
 import { finishedRun, killAfterAppended, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -212,15 +211,8 @@ describe('hra links check, interrupted and resumed', () => {
   it('leaves only complete lines when killed mid-run; validate passes and a re-run checks exactly the rest', async () => {
     const fixture = await startLinkFixture();
     try {
-      const urls = Array.from({ length: 16 }, (_, i) => `http://slow.test/slow/20/p${i}`);
-      const corpus = writeLinkTestCorpus(join(work, 'killed'), { extraUrls: urls, linkChecks: [] });
-      const logFile = join(corpus, 'evidence/link-checks.ndjson');
       // Everything else in the corpus is fresh, so the run is only the slow host's URLs, one at a time.
-      const others = new Set<string>();
-      visitCitations(loadCorpus(corpus), ({ url }) => others.add(url));
-      const fresh = [...others].filter((url) => !url.includes('slow.test'));
-      writeFileSync(logFile, fresh.map((url) => `${JSON.stringify({ url, checkedAt: '2026-11-19', outcome: 'dead', httpStatus: 404 })}\n`).join(''));
-      markQuotesChecked(corpus, '2026-11-19');
+      const { corpus, logFile, urls } = writeSlowHostCorpus(join(work, 'killed'), '2026-11-19');
       const base = rowsOf(readFileSync(logFile, 'utf8')).length;
       const args = ['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, '--per-host', '1', '--host-interval-ms', '40', '--timeout-ms', '2000'];
       assert.equal((await killAfterAppended(args, logFile, 5)).signal, 'SIGKILL');

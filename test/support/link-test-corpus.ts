@@ -66,3 +66,21 @@ export function markQuotesChecked(dir: string, checkedAt: string): void {
   });
   writeFileSync(join(dir, 'evidence/quote-checks.ndjson'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
 }
+
+/**
+ * A link-test corpus in `dir` whose only due URLs are 16 pages of the fixture's slow host (each answered
+ * after 20 ms): every other citation has a fresh attempt dated `freshOn` and its quotes are marked checked,
+ * so a run checks the slow pages one at a time and can be stopped part way. Returns the corpus, its
+ * link-check file and the slow URLs.
+ */
+export function writeSlowHostCorpus(dir: string, freshOn: string): { corpus: string; logFile: string; urls: string[] } {
+  const urls = Array.from({ length: 16 }, (_, i) => `http://slow.test/slow/20/p${i}`);
+  const corpus = writeLinkTestCorpus(dir, { extraUrls: urls, linkChecks: [] });
+  const logFile = join(corpus, 'evidence/link-checks.ndjson');
+  const others = new Set<string>();
+  visitCitations(loadCorpus(corpus), ({ url }) => others.add(url));
+  const fresh = [...others].filter((url) => !url.includes('slow.test'));
+  writeFileSync(logFile, fresh.map((url) => `${JSON.stringify({ url, checkedAt: freshOn, outcome: 'dead', httpStatus: 404 })}\n`).join(''));
+  markQuotesChecked(corpus, freshOn);
+  return { corpus, logFile, urls };
+}
