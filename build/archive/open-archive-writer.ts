@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
 import { type ArchiveIndex, type ArchiveIndexRow, openArchiveIndex } from './archive-index.ts';
+import { acquireArchiveLock } from './archive-lock.ts';
 import { sha256Hex, warcPayloadDigest } from './payload-digest.ts';
 import { type SealedFile, sealTornTails } from './seal-torn-tails.ts';
 import { DEFAULT_ARCHIVE_ROLL_MIB, OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
@@ -81,6 +82,8 @@ export interface ArchiveWriterOptions {
   /** Whether each batch is fsynced before it is indexed (default true; off only trades crash safety for speed). */
   syncEachExchange?: boolean;
   isProcessAlive?: (pid: number) => boolean;
+  /** How long to wait for a prune to release the archive's lock before refusing (default 2 s). */
+  lockWaitMs?: number;
 }
 
 /** Headers that carry credentials: never written to the archive. */
@@ -134,9 +137,19 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const syncEach = options.syncEachExchange ?? true;
+  mkdirSync(archiveDir, { recursive: true });
+  // Shared: other writers may append beside this one, but no prune may move records while it runs.
+  const releaseLock = acquireArchiveLock(archiveDir, { purpose: 'links check (archive writer)', mode: 'shared', waitMs: options.lockWaitMs ?? 2000 });
   const ownsIndex = options.index === undefined;
-  const index = options.index ?? openArchiveIndex(archiveDir);
-  const sealed = sealTornTails(archiveDir, index, { isProcessAlive: options.isProcessAlive });
+  let index: ArchiveIndex;
+  let sealed: SealedFile[];
+  try {
+    index = options.index ?? openArchiveIndex(archiveDir);
+    sealed = sealTornTails(archiveDir, index, { isProcessAlive: options.isProcessAlive });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
   const startedAt = now();
   let sequence = 0;
   // `size` counts the bytes of the pending batch too: offsets are assigned before the batch is written.
@@ -296,6 +309,7 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
       if (failure === undefined) await closeCurrent();
       else await current?.handle.close();
       if (ownsIndex) index.close();
+      releaseLock();
     },
   };
 }

@@ -1,10 +1,13 @@
 /**
  * `hra archive prune`: seals what killed writers left, finishes or undoes a killed prune's step, plans what
  * the window and the corpus's evidence keep (plan-archive-prune.ts) and removes or rewrites each file with
- * expired records (apply-archive-prune.ts). It refuses to run beside a writer that is still running.
+ * expired records (apply-archive-prune.ts). It holds the archive's lock exclusively for the whole run
+ * (archive-lock.ts), so no writer and no other prune runs beside it: every `.open` file and every journal it
+ * finds was left by a process that is gone.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { acquireArchiveLock } from './archive-lock.ts';
 import { openArchiveIndex } from './archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune, type AppliedFilePrune } from './apply-archive-prune.ts';
 import { INDEX_RECORDS_TABLE } from './load-evidence-table.ts';
@@ -20,8 +23,8 @@ export interface PruneArchiveOptions {
   readonly now: Date;
   readonly dryRun: boolean;
   readonly pid?: number;
-  /** Whether a writer's process still runs (default: signal 0 to the pid in its file name). */
-  readonly isProcessAlive?: (pid: number) => boolean;
+  /** How long to wait for the archive's lock before refusing (default 2 s). */
+  readonly lockWaitMs?: number;
   readonly progress?: (message: string) => void;
 }
 
@@ -42,36 +45,29 @@ export interface PruneArchiveSummary {
   readonly bytesFreed: number;
 }
 
-/** A writer still runs on the archive: prune would race its revisits, so it refuses. */
-export class ArchiveInUseError extends Error {
-  constructor(archiveDir: string, pid: number) {
-    super(`--archive ${archiveDir}: a WARC file is being written by process ${pid} (a links check?); nothing was pruned; prune once it has finished`);
-    this.name = 'ArchiveInUseError';
-  }
-}
+/** How long a prune waits for the archive's lock by default: a short wait, not a prune's length. */
+export const PRUNE_LOCK_WAIT_MS = 2000;
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** Runs a prune (see the file head); the archive folder and its index must exist. */
 export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneArchiveSummary> {
   const { archiveDir, dryRun } = options;
-  const alive = options.isProcessAlive ?? processAlive;
   const pid = options.pid ?? process.pid;
-  const index = openArchiveIndex(archiveDir);
-  const db = index.database;
+  // A dry run takes it too: its plan would be stale beside a prune or a writer.
+  const release = acquireArchiveLock(archiveDir, { purpose: dryRun ? 'archive prune --dry-run' : 'archive prune', mode: 'exclusive', waitMs: options.lockWaitMs ?? PRUNE_LOCK_WAIT_MS });
+  let index: ReturnType<typeof openArchiveIndex> | undefined;
   try {
-    const running: number[] = [];
+    index = openArchiveIndex(archiveDir);
+    const db = index.database;
     let finished = 0;
-    // With dryRun every writer reads as running to the sealer, so it seals nothing; the real answer is counted.
+    // The lock says no writer runs. With dryRun every file reads as still written, so nothing is sealed; they are counted.
     const sealed = sealTornTails(archiveDir, index, {
-      isProcessAlive: (writer) => {
-        const runs = writer !== process.pid && alive(writer);
-        if (runs) running.push(writer);
-        else finished += 1;
-        return runs || dryRun;
+      isProcessAlive: () => {
+        finished += 1;
+        return dryRun;
       },
     });
-    if (running.length > 0) throw new ArchiveInUseError(archiveDir, running[0]!);
     const recovered = dryRun ? (existsSync(join(archiveDir, PRUNE_JOURNAL)) ? `would finish or undo the step in ${PRUNE_JOURNAL}` : undefined) : recoverInterruptedPrune(archiveDir, db);
     const cutoff = new Date(options.now.getTime() - options.keepWeeks * WEEK_MS).toISOString();
     const plan = await planArchivePrune(db, options.corpusDir, cutoff);
@@ -102,16 +98,7 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
     if (!dryRun) db.pragma('wal_checkpoint(TRUNCATE)');
     return { cutoff, dryRun, recovered, sealed, openFilesOfFinishedWriters: finished, plan, files, bytesFreed };
   } finally {
-    index.close();
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    index?.close();
+    release();
   }
 }

@@ -33,13 +33,13 @@ async function prune(flags: ArchivePruneFlags): Promise<void> {
   requireArchive(flags.archive);
   const corpus = flags.corpus ?? join(dirname(flags.archive.replace(/[\\/]+$/, '') || '.'), 'corpus');
   requireDirectory(flags.corpus === undefined ? '--corpus (default: beside --archive)' : '--corpus', corpus, 'corpus folder');
-  const [{ pruneArchive, ArchiveInUseError }, { EvidenceLineError }] = await Promise.all([
-    import('../../build/archive/prune-archive.ts'), import('../../build/archive/read-evidence-references.ts'),
+  const [{ pruneArchive }, { ArchiveLockedError }, { EvidenceLineError }] = await Promise.all([
+    import('../../build/archive/prune-archive.ts'), import('../../build/archive/archive-lock.ts'), import('../../build/archive/read-evidence-references.ts'),
   ]);
   const dryRun = flags.dryRun === true;
   const summary = await pruneArchive({ archiveDir: flags.archive, corpusDir: corpus, keepWeeks: Number(flags.keepWeeks), now: new Date(), dryRun, progress })
     .catch((error: unknown) => {
-      if (error instanceof ArchiveInUseError || error instanceof EvidenceLineError) throw new CliFailure(error.message);
+      if (error instanceof ArchiveLockedError || error instanceof EvidenceLineError) throw new CliFailure(error.message);
       throw error;
     });
   const { plan } = summary;

@@ -1,4 +1,5 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
+import { ArchiveLockedError } from '../../build/archive/archive-lock.ts';
 import { openArchiveWriter, type ArchiveExchange, type ArchivedExchange, type ArchiveWriter } from '../../build/archive/open-archive-writer.ts';
 import { DEFAULT_ARCHIVE_ROLL_MIB, defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
@@ -108,6 +109,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   } catch (error) {
     log?.close();
     quoteLog?.close();
+    if (error instanceof ArchiveLockedError) throw new CliFailure(error.message);
     throw new CliFailure(`--archive ${archiveDir}: cannot be opened for writing (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was checked or appended`);
   }
   for (const sealed of archive?.sealed ?? []) {

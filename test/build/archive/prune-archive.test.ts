@@ -9,7 +9,9 @@ import { describe, it } from 'node:test';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../../build/archive/archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune } from '../../../build/archive/apply-archive-prune.ts';
 import { planArchivePrune } from '../../../build/archive/plan-archive-prune.ts';
-import { ArchiveInUseError, pruneArchive } from '../../../build/archive/prune-archive.ts';
+import { ArchiveLockedError } from '../../../build/archive/archive-lock.ts';
+import { openArchiveWriter } from '../../../build/archive/open-archive-writer.ts';
+import { pruneArchive } from '../../../build/archive/prune-archive.ts';
 import { verifyArchivedEvidence } from '../../../build/archive/verify-archived-evidence.ts';
 import { archiveRun } from '../../support/evidence-archive-fixture.ts';
 import { readWithNodeWarc } from '../../support/read-with-node-warc.ts';
@@ -114,13 +116,23 @@ describe('pruneArchive', () => {
     assert.deepEqual(allRows(archive), rows);
   });
 
-  it('refuses beside a running writer, and seals what a finished one left', async () => {
+  it('refuses beside a running writer (it holds the archive\'s lock shared), and seals what a finished one left', async () => {
     const { archive, corpus } = await fourWeeks();
-    const [first] = warcFiles(archive);
-    writeFileSync(join(archive, 'warc', first!.replace(/-\d+-(\d{5})\.warc\.gz$/, '-777-$1.warc.gz.open')), 'torn');
-    await assert.rejects(pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false, isProcessAlive: (pid) => pid === 777 }), ArchiveInUseError);
+    const writer = await openArchiveWriter({ archiveDir: archive });
+    try {
+      await assert.rejects(pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false, lockWaitMs: 50 }), (error: unknown) => {
+        assert.ok(error instanceof ArchiveLockedError);
+        assert.deepEqual(error.holders, [{ pid: process.pid, purpose: 'links check (archive writer)' }]);
+        return true;
+      });
+    } finally {
+      await writer.close();
+    }
     assert.equal(allRows(archive).length, 32, 'nothing pruned');
-    const summary = await pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false, isProcessAlive: () => false });
+    // The pid of a process that still runs (this one): only the lock, not the pid, says whether its writer does.
+    const [first] = warcFiles(archive);
+    writeFileSync(join(archive, 'warc', first!.replace(/-\d+-(\d{5})\.warc\.gz$/, `-${process.pid}-$1.warc.gz.open`)), 'torn');
+    const summary = await pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false });
     assert.deepEqual(summary.sealed.map((sealed) => sealed.removed), [true], 'nothing of it was indexed');
     assert.ok(!warcFiles(archive).some((name) => name.endsWith('.open')));
   });
