@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import { computeContentDigest } from './content-digest.ts';
 import { SNAPSHOT_APPLICATION_ID, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION } from './snapshot-format.ts';
+import { findForeignSchemaObject, findSchemaDifference } from './snapshot-schema.ts';
 
 /** The outcome of one named check. */
 export type CheckResult = { check: string; ok: true } | { check: string; ok: false; reason: string };
@@ -17,8 +18,9 @@ export interface InspectOptions {
 }
 
 /**
- * Runs the structural checks on an open database: `format` (application id, format name, and a version
- * among `formatVersions`, by default only the current one) then, with `deep`, `integrity` (SQLite's own
+ * Runs the structural checks on an open database: `format` (application id, no view or trigger, format name,
+ * a version among `formatVersions`, by default only the current one, and for the current one exactly the
+ * schema the build writes, snapshot-schema.ts) then, with `deep`, `integrity` (SQLite's own
  * check) and `content` (the recorded content digest).
  */
 export function inspectSnapshot(db: Database.Database, options: InspectOptions): CheckResult[] {
@@ -33,14 +35,29 @@ export function inspectSnapshot(db: Database.Database, options: InspectOptions):
     started = Date.now();
   };
   try {
-    const applicationId = db.pragma('application_id', { simple: true });
+    if (db.pragma('application_id', { simple: true }) !== SNAPSHOT_APPLICATION_ID) {
+      fail('format', 'not a home-repair-api snapshot');
+      return results;
+    }
+    // Before any table is queried: a view in a table's place can be made to run for ever (a recursive CTE).
+    const foreign = findForeignSchemaObject(db);
+    if (foreign !== undefined) {
+      fail('format', `schema: ${foreign}`);
+      return results;
+    }
     const meta = new Map((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((row) => [row.key, row.value]));
-    if (applicationId !== SNAPSHOT_APPLICATION_ID || meta.get('format') !== SNAPSHOT_FORMAT) {
+    if (meta.get('format') !== SNAPSHOT_FORMAT) {
       fail('format', 'not a home-repair-api snapshot');
       return results;
     }
     if (!versions.some((version) => meta.get('format_version') === String(version))) {
       fail('format', `snapshot format version ${meta.get('format_version') ?? 'missing'} is not the supported ${listVersions(versions)}`);
+      return results;
+    }
+    // Older formats (read only by `hra changes detect`) had other tables; the current one has exactly the build's.
+    const difference = meta.get('format_version') === String(SNAPSHOT_FORMAT_VERSION) ? findSchemaDifference(db) : undefined;
+    if (difference !== undefined) {
+      fail('format', `schema: ${difference} (not the schema the build writes for format ${SNAPSHOT_FORMAT_VERSION})`);
       return results;
     }
     passed('format');

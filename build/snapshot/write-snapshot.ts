@@ -26,8 +26,8 @@ import { serializeCity, type CollectionHead, type SerializedCity } from './seria
 import { changeDigestKey, digestBody, digestRows, ReadDigestsWriter } from './read-digests.ts';
 import { strongEtagOfDigest } from './strong-etag.ts';
 import { runBuildSteps, type BuildSteps } from './run-build-steps.ts';
-import { createSnapshotTables } from './create-snapshot-tables.ts';
-import { DOCUMENT, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_INDEXES, type MetaKey } from './snapshot-format.ts';
+import { createSnapshotIndexes, createSnapshotTables } from './create-snapshot-tables.ts';
+import { DOCUMENT, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type MetaKey } from './snapshot-format.ts';
 
 /** What a finished snapshot holds, for the build's summary line and its tests. */
 export interface SnapshotSummary {
@@ -82,7 +82,7 @@ export function* writeSnapshotSteps(
       if (db.inTransaction) db.exec('ROLLBACK');
     }
     yield;
-    for (const sql of SNAPSHOT_INDEXES) db.exec(sql);
+    createSnapshotIndexes(db);
     yield;
     db.prepare("INSERT INTO meta (key, value) VALUES ('content_digest', ?)").run(computeContentDigest(db));
     return summary;

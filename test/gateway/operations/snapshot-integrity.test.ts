@@ -113,6 +113,40 @@ const CASES: DamageCase[] = [
     refusal: new RegExp(`refused: format: snapshot format version 3 is not the supported ${SNAPSHOT_FORMAT_VERSION}`),
   },
   {
+    name: 'a snapshot whose documents table is a view over a never-ending recursive CTE (checksum file matching)',
+    prepare: (file) => {
+      copyOfA(file);
+      const db = new Database(file);
+      db.exec(`DROP TABLE documents; CREATE VIEW documents AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
+        SELECT 'cities' AS name, zeroblob(1) AS body, 'x' AS etag FROM r`);
+      db.close();
+      recordChecksum(file);
+    },
+    refusal: /refused: format: schema: view documents is not one the build writes$/,
+  },
+  {
+    name: 'a snapshot with a trigger and without one of its indexes (checksum file matching)',
+    prepare: (file) => {
+      copyOfA(file);
+      const db = new Database(file);
+      db.exec('DROP INDEX changes_by_city; CREATE TRIGGER meta_guard AFTER INSERT ON meta BEGIN SELECT 1; END');
+      db.close();
+      recordChecksum(file);
+    },
+    refusal: /refused: format: schema: trigger meta_guard is not one the build writes$/,
+  },
+  {
+    name: 'a snapshot without one of its indexes (checksum file matching)',
+    prepare: (file) => {
+      copyOfA(file);
+      const db = new Database(file);
+      db.exec('DROP INDEX changes_by_city');
+      db.close();
+      recordChecksum(file);
+    },
+    refusal: /refused: format: schema: index changes_by_city is missing/,
+  },
+  {
     name: 'a snapshot without its checksum file',
     prepare: (file) => copyFileSync(revisions.a.file, file),
     refusal: /refused: checksum: no checksum file .*\.sqlite\.sha256/,
