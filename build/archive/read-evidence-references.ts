@@ -2,9 +2,11 @@
  * Streams the archive references of a corpus's evidence lines (`warcRecordId`, `payloadSha256` on link-check
  * and quote-check lines), one line at a time, so that a check over years of evidence holds one line in memory.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { describeSyntaxError } from '../corpus/parse-strict-json.ts';
+import { openCorpusFile } from '../corpus/read-corpus-bytes.ts';
 import { QUOTE_CHECKS_FILE } from '../corpus/quote-checks-file.ts';
 import { LINK_CHECKS_FILE } from '../links/link-check-log.ts';
 
@@ -49,8 +51,10 @@ export async function* readEvidenceReferences(corpusDir: string): AsyncGenerator
   for (const file of ARCHIVED_EVIDENCE_FILES) {
     const path = join(corpusDir, file);
     // An absent quote-checks file reads as no lines, as the revision reads it.
-    if (!existsSync(path)) continue;
-    const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+    if (!existsSync(path) && !isLink(path)) continue;
+    const fd = openCorpusFile(path, corpusDir);
+    if (typeof fd === 'string') throw new EvidenceLineError(`${path}: ${fd}`);
+    const lines = createInterface({ input: createReadStream('', { fd, encoding: 'utf8' }), crlfDelay: Infinity });
     let line = 0;
     for await (const text of lines) {
       line += 1;
@@ -65,7 +69,7 @@ function parseReference(file: string, line: number, text: string, shown: string)
   try {
     row = JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new EvidenceLineError(`${shown}:${line}: not a JSON line (${(error as Error).message})`);
+    throw new EvidenceLineError(`${shown}:${line}: not a JSON line (${describeSyntaxError((error as Error).message, 0).replace(/ at column 1$/, '')})`);
   }
   const where = `${shown}:${line}`;
   if (typeof row !== 'object' || row === null || typeof row.url !== 'string' || typeof row.checkedAt !== 'string') {
@@ -82,4 +86,8 @@ function parseReference(file: string, line: number, text: string, shown: string)
     decides: !quote || row.outcome === 'found' || row.outcome === 'not-found',
     recordId: warcRecordId as string | undefined, payloadSha256: payloadSha256 as string | undefined,
   };
+}
+
+function isLink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }

@@ -24,6 +24,8 @@ export interface ProgramFileToCheck {
   slug: string;
   /** Absolute path. */
   path: string;
+  /** The corpus folder (absolute), which the file must lie inside. */
+  root: string;
   /** How problems name it (`corpus/programs/detroit.ndjson`). */
   file: string;
   /** The valid corrections of this city's records, in corrections.ndjson's order, with their lines. */
@@ -47,7 +49,7 @@ export type ProgramFileCheck = (file: ProgramFileToCheck) => CheckedProgramFile;
 /** Returns the check of one file under `rules`, with this thread's row validator. */
 export function createProgramFileCheck(rules: ProgramFileRules): ProgramFileCheck {
   const context: ProgramRowContext = { validateRow: corpusValidator('programRow'), ...rules };
-  return ({ path, file, corrections }) => {
+  return ({ path, root, file, corrections }) => {
     const byId = new Map<string, LocatedCorrection[]>();
     for (const located of corrections) {
       const list = byId.get(located.correction.programId);
@@ -57,7 +59,7 @@ export function createProgramFileCheck(rules: ProgramFileRules): ProgramFileChec
     const problems: CorpusProblem[] = [];
     const ids = new Set<string>();
     const rows: ProgramRow[] = [];
-    for (const { value, line, canonical } of readNdjson(path, file, problems)) {
+    for (const { value, line, canonical } of readNdjson(path, root, file, problems)) {
       const id = (value as { id?: unknown }).id;
       const own = typeof id === 'string' ? (byId.get(id) ?? []) : [];
       // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).

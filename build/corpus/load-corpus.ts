@@ -54,7 +54,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const documentLines = new Map<string, (instancePath: string) => number>();
   const readDocument = <T>(relative: string, validate: ValidateFunction, problems: CorpusProblem[]): T | undefined => {
     const { absolute, file } = at(relative);
-    const document = readJsonDocument(absolute, file, problems);
+    const document = readJsonDocument(absolute, root, file, problems);
     if (!document) return undefined;
     documentLines.set(relative, document.lineOf);
     const failures = describeFailures(validate, document.value);
@@ -68,7 +68,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
   const readRows = <T extends object>(relative: string, validate: ValidateFunction, required: boolean, problems: CorpusProblem[], onAny?: (value: Record<string, unknown>) => void): T[] => {
     const { absolute, file } = at(relative);
     const before = problems.length;
-    const parsed = readNdjson(absolute, file, problems);
+    const parsed = readNdjson(absolute, root, file, problems);
     // An optional file that does not exist is an empty list, not a problem.
     if (!required && problems.length === before + 1 && problems[before]?.message === 'file is missing') problems.pop();
     const rows: T[] = [];
@@ -111,7 +111,7 @@ export function loadCorpus(dir: string, options: LoadCorpusOptions = {}): Corpus
     else correctionsByCity.set(correction.city, [located]);
   }
   const toCheck = (slug: string, relative: string): ProgramFileToCheck =>
-    ({ slug, path: at(relative).absolute, file: at(relative).file, corrections: correctionsByCity.get(slug) ?? [] });
+    ({ slug, path: at(relative).absolute, root, file: at(relative).file, corrections: correctionsByCity.get(slug) ?? [] });
   const checkHere = createProgramFileCheck(rules);
   // Every program file of a known city, in name order; a file of no city is reported, not read.
   const programFiles = new Map<string, string>();
@@ -205,7 +205,7 @@ function readReports(root: string, label: string, validate: ValidateFunction, pr
       problems.push({ file, line: 0, path: '$', message: `not a known report (expected one of ${REPORT_NAMES.map((n) => `${n}.json`).join(', ')})` });
       continue;
     }
-    const document = readJsonDocument(join(root, 'reports', name), file, problems);
+    const document = readJsonDocument(join(root, 'reports', name), root, file, problems);
     if (!document) continue;
     const failures = describeFailures(validate, document.value);
     for (const failure of failures) problems.push({ file, line: document.lineOf(failure.instancePath), path: failure.path, message: failure.message });

@@ -24,8 +24,8 @@ export function parseStrictJson(text: string): StrictJson {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = nameInvisibleCharacters((error as Error).message);
-    return { value: undefined, violations: [{ line: lineOfFirstSyntaxError(text), path: '$', message: `not valid JSON (${reason})` }] };
+    const at = firstSyntaxError(text);
+    return { value: undefined, violations: [{ line: at.line, path: '$', message: `not valid JSON (${describeSyntaxError((error as Error).message, at.character)})` }] };
   }
   // Every ':' outside a string separates one member, so when the text holds exactly as many ':' as the
   // parsed value has members plus ':' inside its keys and strings, no member was lost to a duplicate key.
@@ -75,23 +75,33 @@ function countColons(text: string): number {
 }
 
 /** The 0-based line of the first syntax error jsonc-parser finds, or 0 when it finds none before giving up. */
-function lineOfFirstSyntaxError(text: string): number {
-  let line = 0;
+function firstSyntaxError(text: string): { line: number; character: number } {
+  const at = { line: 0, character: 0 };
   try {
     visit(text, {
-      onError(_error, _offset, _length, startLine) {
-        line = startLine;
+      onError(_error, _offset, _length, startLine, startCharacter) {
+        at.line = startLine;
+        at.character = startCharacter;
         throw new Error('stop at the first syntax error');
       },
     }, { disallowComments: true, allowTrailingComma: false });
   } catch {
-    // Stopped at the first error, or nested too deep for its recursive parser: the line found so far stands.
+    // Stopped at the first error, or nested too deep for its recursive parser: the place found so far stands.
   }
-  return line;
+  return at;
 }
 
-/** V8 quotes the offending character; an invisible one (a stray U+FEFF, U+200B) would print as nothing. */
-function nameInvisibleCharacters(message: string): string {
-  return message.replace(/[\u0000-\u001f\u007f-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u2060-\u206f\ufeff]/g,
-    (character) => `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+const INVISIBLE = /^[\u0000-\u001f\u007f-\u00a0\u00ad\u2000-\u200f\u2028-\u202f\u2060-\u206f\ufeff]$/u;
+
+/**
+ * V8's message without the file's text: "Unexpected token 'r', "root:x:0:0"... is not valid JSON" quotes the
+ * bytes around the fault, which for a file that is not JSON at all (a symlinked /etc/passwd) would print its
+ * content. The character is named only when it is invisible (a stray U+FEFF, U+200B), by its code point.
+ */
+export function describeSyntaxError(message: string, character: number): string {
+  const token = /^Unexpected token '(.+?)', /su.exec(message);
+  if (token === null) return message.replace(/, ".*" is not valid JSON$/su, '');
+  const code = token[1]!.codePointAt(0)!;
+  const named = INVISIBLE.test(token[1]!) ? ` U+${code.toString(16).toUpperCase().padStart(4, '0')}` : '';
+  return `unexpected character${named} at column ${character + 1}`;
 }

@@ -2,12 +2,12 @@
  * Reads corpus files into parsed values with their line numbers, reporting unreadable input, and input the
  * revision could not hash reproducibly (parseStrictJson), as problems.
  */
-import { readFileSync } from 'node:fs';
 import { findNodeAtLocation, type Node, parseTree } from 'jsonc-parser';
 import type { CorpusProblem } from './corpus-problem.ts';
 import { decodeCorpusText, type DecodedText } from './decode-corpus-text.ts';
 import { fromInstancePath } from './json-path.ts';
 import { parseStrictJson } from './parse-strict-json.ts';
+import { readCorpusBytes } from './read-corpus-bytes.ts';
 
 /** One NDJSON line, parsed. */
 export interface ParsedLine {
@@ -27,12 +27,12 @@ export interface ParsedDocument {
 }
 
 /**
- * Parses an NDJSON file: one JSON value per line. A blank line, a line that is not UTF-8 or not JSON, or a
+ * Parses an NDJSON file of the corpus folder `root` (read by readCorpusBytes): one JSON value per line. A blank line, a line that is not UTF-8 or not JSON, or a
  * value that is not an object is a problem on that line; the other lines are still returned, those the
  * revision could not hash (a duplicate key, ...) with their problems reported and `canonical: false`.
  */
-export function readNdjson(absolutePath: string, file: string, problems: CorpusProblem[]): ParsedLine[] {
-  const decoded = readText(absolutePath, file, problems);
+export function readNdjson(absolutePath: string, root: string, file: string, problems: CorpusProblem[]): ParsedLine[] {
+  const decoded = readText(absolutePath, root, file, problems);
   if (decoded === undefined) return [];
   const lines = decoded.text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -63,8 +63,8 @@ export function readNdjson(absolutePath: string, file: string, problems: CorpusP
 }
 
 /** Parses a JSON document; its syntax tree, built only when a schema failure needs a line, locates paths. */
-export function readJsonDocument(absolutePath: string, file: string, problems: CorpusProblem[]): ParsedDocument | undefined {
-  const decoded = readText(absolutePath, file, problems);
+export function readJsonDocument(absolutePath: string, root: string, file: string, problems: CorpusProblem[]): ParsedDocument | undefined {
+  const decoded = readText(absolutePath, root, file, problems);
   if (decoded === undefined || decoded.invalidLines.size > 0) return undefined;
   const { text } = decoded;
   const { value, violations } = parseStrictJson(text);
@@ -92,17 +92,9 @@ function isJsonObject(value: unknown): value is object {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function readText(absolutePath: string, file: string, problems: CorpusProblem[]): DecodedText | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(absolutePath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? 'file is missing' : `cannot be read (${code ?? (error as Error).message})`;
-    problems.push({ file, line: 0, path: '$', message });
-    return undefined;
-  }
-  return decodeCorpusText(bytes, file, problems);
+function readText(absolutePath: string, root: string, file: string, problems: CorpusProblem[]): DecodedText | undefined {
+  const bytes = readCorpusBytes(absolutePath, root, file, problems);
+  return bytes === undefined ? undefined : decodeCorpusText(bytes, file, problems);
 }
 
 function lineAt(text: string, offset: number): number {

@@ -1,6 +1,7 @@
 /** readEvidenceReferences: subjects, what decides, and a line it cannot read named by file and line. */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EvidenceLineError, readEvidenceReferences, type EvidenceReference } from '../../../build/archive/read-evidence-references.ts';
@@ -51,4 +52,37 @@ describe('readEvidenceReferences', () => {
       await assert.rejects(all(corpusWith(`${line}\n`)), (error: unknown) => error instanceof EvidenceLineError && message.test(error.message));
     });
   }
+});
+
+describe('readEvidenceReferences on evidence files that are not regular files of the corpus', () => {
+  const read = async (dir: string) => {
+    for await (const reference of readEvidenceReferences(dir)) void reference;
+  };
+  const cases = [
+    { what: 'a FIFO', make: (path: string) => execFileSync('mkfifo', [path]), message: 'not a regular file (a FIFO)' },
+    { what: 'a symbolic link to /dev/zero', make: (path: string) => symlinkSync('/dev/zero', path), message: 'a symbolic link to /dev/zero, outside the corpus folder' },
+    { what: 'a symbolic link to /etc/passwd', make: (path: string) => symlinkSync('/etc/passwd', path), message: 'a symbolic link to /etc/passwd, outside the corpus folder' },
+  ];
+  for (const testCase of cases) {
+    it(`refuses ${testCase.what} by name, before reading it`, async () => {
+      const dir = corpusWith('');
+      const path = join(dir, 'evidence/quote-checks.ndjson');
+      testCase.make(path);
+      await assert.rejects(read(dir), (error: unknown) => {
+        assert.ok(error instanceof EvidenceLineError);
+        assert.equal(error.message, `${path}: ${testCase.message}`);
+        return true;
+      });
+    });
+  }
+
+  it('quotes none of a line that is not JSON', async () => {
+    const dir = corpusWith('root:x:0:0:root:/root:/bin/bash\n');
+    await assert.rejects(read(dir), (error: unknown) => {
+      assert.ok(error instanceof EvidenceLineError);
+      assert.doesNotMatch(error.message, /root/);
+      assert.match(error.message, /link-checks\.ndjson:1: not a JSON line \(unexpected character\)$/);
+      return true;
+    });
+  });
 });

@@ -25,6 +25,9 @@ const refused: Array<{ what: string; text: string; line: number; path: string; m
   { what: 'nesting far deeper than the limit', text: `{"deep":${nest(100_000, '0')}}`, line: 0, path: `$.deep${'[0]'.repeat(MAX_JSON_DEPTH - 1)}`, message: /nests deeper than 64 levels/ },
   { what: 'text that is not JSON', text: '{\n"a": 1\n"b": 2}', line: 2, path: '$', message: /^not valid JSON \(Expected ',' or '}' after property value/ },
   { what: 'a stray byte-order mark inside the text', text: '\ufeff{"a":1}', line: 0, path: '$', message: /U\+FEFF/ },
+  // V8 quotes the text around the fault: a corpus file that is another file (/etc/passwd) must not be printed.
+  { what: 'a line of another format', text: 'root:x:0:0:root:/root:/bin/bash', line: 0, path: '$', message: /^not valid JSON \(unexpected character at column 1\)$/ },
+  { what: 'a line with a bad token inside', text: '{"a": secret}', line: 0, path: '$', message: /^not valid JSON \(unexpected character at column 7\)$/ },
 ];
 
 const accepted: Array<{ what: string; text: string }> = [

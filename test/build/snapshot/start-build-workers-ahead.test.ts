@@ -97,7 +97,7 @@ describe('build workers started before the corpus is loaded', () => {
     const elsewhere = join(work, 'elsewhere.ndjson');
     copyFileSync(corpus.programFiles.get(slugs[6]!)!, elsewhere);
     const files: ProgramFileToCheck[] = [...corpus.programFiles].map(([slug, path]) =>
-      ({ slug, path: slug === moved ? elsewhere : path, file: `corpus/programs/${slug}.ndjson`, corrections: [] }));
+      ({ slug, path: slug === moved ? elsewhere : path, root: slug === moved ? work : corpus.root, file: `corpus/programs/${slug}.ndjson`, corrections: [] }));
     const workers = startCityWorkers(2);
     for (const facts of workers.checkFiles(files, { vocabularies: corpus.vocabularies, correctionsFile: 'corpus/corrections.ndjson' })) {
       assert.deepEqual(facts.problems, []);
