@@ -13,7 +13,8 @@
  *
  * Build-side commands run with a V8 heap cap (docs/maintainers.md "hra build"), which must be set when V8
  * starts: with the one this process was started with (`npm run hra` starts it with 768 MB), else in a
- * child started with 768 MB, which this process passes its signals to and ends as. `serve`, `keys` and
+ * child started with 768 MB, which this process passes its signals (SIGINT, SIGTERM, SIGHUP) to and ends as;
+ * the child ends when this process does, even by SIGKILL. `serve`, `keys` and
  * `links` run without one (the production command sets its own flags).
  */
 import { spawn } from 'node:child_process';
@@ -26,6 +27,19 @@ const DEFAULT_HEAP_CAP = '--max-old-space-size=768';
 const compiledCli = new URL('dist/js/scripts/hra.js', root);
 const sourceCli = new URL('scripts/hra.ts', root);
 
+// npm (npm run hra, npx hra) does not pass a SIGTERM it receives on to the command it runs: it exits, and
+// this process is reparented. Taken as that SIGTERM, once; only under npm, so `hra serve &` from a shell
+// script that then exits keeps serving.
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 200);
+  watch.unref();
+}
+
 /** The subcommand named by the arguments: the first word that is not an option. */
 const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
 const heapCap = process.execArgv.find((arg) => /^--max-old-space-size=/.test(arg));
@@ -36,7 +50,11 @@ if (compiled && (heapCap !== undefined || UNCAPPED_COMMANDS.has(command))) {
   await import(compiledCli.href);
 } else {
   const entry = compiled ? [fileURLToPath(compiledCli)] : ['--import', import.meta.resolve('tsx'), fileURLToPath(sourceCli)];
-  const child = spawn(process.execPath, [heapCap ?? DEFAULT_HEAP_CAP, ...entry, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The IPC channel is how the child notices this process has gone, even by SIGKILL (scripts/end-with-parent.ts).
+  const child = spawn(process.execPath, [heapCap ?? DEFAULT_HEAP_CAP, ...entry, ...process.argv.slice(2)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, HRA_LAUNCHER_CHANNEL: '1' },
+  });
   // Ctrl-C reaches the child from the terminal as well; a second SIGINT is harmless (abort-on-signals.ts).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.once('exit', (code, signal) => {

@@ -11,7 +11,9 @@ import { readDescriptorLimit } from '../gateway/config/default-max-connections.t
 import { startSnapshotHash, type SnapshotHashInFlight } from '../gateway/snapshot/start-snapshot-hash.ts';
 import { servedDatasetPath } from './commands/served-dataset-path.ts';
 import { describeLoadFailure } from './describe-load-failure.ts';
+import { endWithLauncher } from './end-with-parent.ts';
 
+endWithLauncher();
 // Read now: once the module loader has run out of descriptors, reading it could fail as well.
 const descriptorLimit = readDescriptorLimit();
 const args = process.argv.slice(2);

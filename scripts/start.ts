@@ -22,6 +22,7 @@ import { readTrialCities } from './commands/read-trial-cities.ts';
 import { requireListenable } from './commands/require-listenable.ts';
 import { requireFile } from './commands/require-path.ts';
 import { exitAfterFailure } from './exit-after-failure.ts';
+import { endWithNpm } from './end-with-parent.ts';
 import { reportFailure, runCli } from './run-cli.ts';
 
 const CORPUS = 'corpus';
@@ -80,6 +81,7 @@ async function issueDemoKeys(store: KeyStore, cities: string[], liveCitySlugs: R
   }
 }
 
+endWithNpm();
 try {
   await prepareQuickStart();
   const program = new Command('hra');
