@@ -32,6 +32,15 @@ function copyOfA(file: string): void {
   copyFileSync(checksumFileOf(revisions.a.file), checksumFileOf(file));
 }
 
+/** Copies revision A to `file`, runs `sql` on it and records the altered file's checksum, as a forger would. */
+function alteredCopyOfA(file: string, sql: string): void {
+  copyOfA(file);
+  const db = new Database(file);
+  db.exec(sql);
+  db.close();
+  recordChecksum(file);
+}
+
 /** Flips one bit of one byte inside a served program body (the last copy of its name in the file). */
 function flipByteInServedContent(file: string): void {
   const bytes = readFileSync(file);
@@ -114,36 +123,18 @@ const CASES: DamageCase[] = [
   },
   {
     name: 'a snapshot whose documents table is a view over a never-ending recursive CTE (checksum file matching)',
-    prepare: (file) => {
-      copyOfA(file);
-      const db = new Database(file);
-      db.exec(`DROP TABLE documents; CREATE VIEW documents AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
-        SELECT 'cities' AS name, zeroblob(1) AS body, 'x' AS etag FROM r`);
-      db.close();
-      recordChecksum(file);
-    },
+    prepare: (file) => alteredCopyOfA(file, `DROP TABLE documents; CREATE VIEW documents AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
+      SELECT 'cities' AS name, zeroblob(1) AS body, 'x' AS etag FROM r`),
     refusal: /refused: format: schema: view documents is not one the build writes$/,
   },
   {
     name: 'a snapshot with a trigger and without one of its indexes (checksum file matching)',
-    prepare: (file) => {
-      copyOfA(file);
-      const db = new Database(file);
-      db.exec('DROP INDEX changes_by_city; CREATE TRIGGER meta_guard AFTER INSERT ON meta BEGIN SELECT 1; END');
-      db.close();
-      recordChecksum(file);
-    },
+    prepare: (file) => alteredCopyOfA(file, 'DROP INDEX changes_by_city; CREATE TRIGGER meta_guard AFTER INSERT ON meta BEGIN SELECT 1; END'),
     refusal: /refused: format: schema: trigger meta_guard is not one the build writes$/,
   },
   {
     name: 'a snapshot without one of its indexes (checksum file matching)',
-    prepare: (file) => {
-      copyOfA(file);
-      const db = new Database(file);
-      db.exec('DROP INDEX changes_by_city');
-      db.close();
-      recordChecksum(file);
-    },
+    prepare: (file) => alteredCopyOfA(file, 'DROP INDEX changes_by_city'),
     refusal: /refused: format: schema: index changes_by_city is missing/,
   },
   {
