@@ -1,7 +1,7 @@
 /**
  * Carries out a prune plan (plan-archive-prune.ts) so that a kill at any moment loses no kept record: a
  * file holding kept and expired records is rewritten by copying the kept gzip members byte for byte (by the
- * index's offset and length) into a new file, which is flushed and renamed into place before one index
+ * index's offset and length) after the file's unindexed head (its warcinfo record) into a new file, which is flushed and renamed into place before one index
  * transaction moves the kept rows to it and drops the expired ones; only then is the old file removed. A
  * journal beside the index names the step under way, so the next prune finishes or undoes it.
  */
@@ -59,7 +59,10 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
       try {
         const target = openSync(temporary, 'wx');
         try {
-          let position = 0;
+          // What the file holds before its first indexed record (its warcinfo) opens the new file too.
+          const head = db.prepare(`SELECT MIN(offset) FROM ${records} WHERE file = ?`).pluck().get(plan.file) as number | null ?? 0;
+          if (head > 0) copyRange(source, target, 0, head, oldPath, 'warcinfo');
+          let position = head;
           for (const record of kept) {
             copyRange(source, target, record.offset, record.length, oldPath, record.record_id);
             moved.push({ record_id: record.record_id, offset: position });

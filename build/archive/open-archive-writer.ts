@@ -12,6 +12,7 @@ import { type ArchiveIndex, type ArchiveIndexRow, openArchiveIndex } from './arc
 import { sha256Hex, warcPayloadDigest } from './payload-digest.ts';
 import { type SealedFile, sealTornTails } from './seal-torn-tails.ts';
 import { DEFAULT_ARCHIVE_ROLL_MIB, OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
+import { type WarcInfo, warcInfoMember } from './warcinfo-record.ts';
 
 /** An HTTP header as sent or received, in order; repeated names stay separate pairs. */
 export type ArchiveHeader = readonly [name: string, value: string];
@@ -81,7 +82,12 @@ export interface ArchiveWriterOptions {
   /** Whether each batch is fsynced before it is indexed (default true; off only trades crash safety for speed). */
   syncEachExchange?: boolean;
   isProcessAlive?: (pid: number) => boolean;
+  /** What the warcinfo record opening each file says (default: the software's name alone). */
+  info?: WarcInfo;
 }
+
+/** The software a warcinfo names when the caller gives no version. */
+export const ARCHIVE_SOFTWARE = 'home-repair-api';
 
 /** Headers that carry credentials: never written to the archive. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
@@ -134,6 +140,9 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const syncEach = options.syncEachExchange ?? true;
+  const info = options.info ?? { software: ARCHIVE_SOFTWARE };
+  // Refused now rather than at the first file: a warcinfo that cannot be written would fail the run's first write.
+  await warcInfoMember(info, now());
   const ownsIndex = options.index === undefined;
   const index = options.index ?? openArchiveIndex(archiveDir);
   const sealed = sealTornTails(archiveDir, index, { isProcessAlive: options.isProcessAlive });
@@ -189,7 +198,12 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
       try {
         // 'wx': names are unique, so an existing file (closed or open) is never appended to.
         const handle = await open(join(archiveDir, file + OPEN_WARC_SUFFIX), 'wx');
-        current = { handle, file, size: 0 };
+        // The file's first record, written with the batch that holds its first exchange and never indexed: a
+        // file the writer leaves with nothing indexed is still removed when sealed.
+        const head = await warcInfoMember(info, now());
+        pending.chunks.push(head);
+        pending.bytes += head.length;
+        current = { handle, file, size: head.length };
         return current;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
