@@ -129,6 +129,22 @@ export function recoverInterruptedPrune(archiveDir: string, db: Database): strin
   return committed ? `finished the removal of ${entry.old}, which a killed prune had committed` : `undid the rewrite of ${entry.old}, which a killed prune had begun`;
 }
 
+/**
+ * The same as recoverInterruptedPrune with no index to ask (a reindex rebuilding a lost one): while the old file
+ * exists it still holds every record of the step, so the replacement goes; once it is gone, the replacement is all
+ * that holds them and stays.
+ */
+export function undoInterruptedPrune(archiveDir: string): string | undefined {
+  const path = join(archiveDir, PRUNE_JOURNAL);
+  if (!existsSync(path)) return undefined;
+  const entry = JSON.parse(readFileSync(path, 'utf8')) as JournalEntry;
+  if (entry.replacement !== null) rmSync(join(archiveDir, `${entry.replacement}.prune-tmp`), { force: true });
+  const oldStands = existsSync(join(archiveDir, entry.old));
+  if (oldStands && entry.replacement !== null) rmSync(join(archiveDir, entry.replacement), { force: true });
+  removeJournal(archiveDir);
+  return oldStands ? `undid the rewrite of ${entry.old}, which a killed prune had begun` : `finished the removal of ${entry.old}, which a killed prune had committed`;
+}
+
 function copyRange(source: number, target: number, offset: number, length: number, file: string, recordId: string): void {
   const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(length, 1)));
   for (let done = 0; done < length;) {
