@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { fsyncPath } from './fsync-path.ts';
 import { INDEX_RECORDS_TABLE as records } from './load-evidence-table.ts';
 import type { FilePrunePlan } from './plan-archive-prune.ts';
 
@@ -82,7 +83,7 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
       throw error;
     }
     renameSync(temporary, join(archiveDir, replacement));
-    fsyncDirectory(dirname(join(archiveDir, replacement)));
+    fsyncPath(dirname(join(archiveDir, replacement)));
   }
   const expiredIds = `SELECT record_id FROM ${records} WHERE file = @file AND record_id IN (SELECT record_id FROM temp.expired)`;
   // A revisit written since the plan (a links check running beside the prune) may repeat an expired response.
@@ -103,7 +104,7 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
     return { file: plan.file, action: 'skipped', reason: committed, bytesFreed: 0 };
   }
   rmSync(oldPath, { force: true });
-  fsyncDirectory(dirname(oldPath));
+  fsyncPath(dirname(oldPath));
   removeJournal(archiveDir);
   const newBytes = replacement === null ? 0 : fileSize(join(archiveDir, replacement));
   return replacement === null
@@ -160,28 +161,15 @@ function writeJournal(archiveDir: string, entry: JournalEntry): void {
   const path = join(archiveDir, PRUNE_JOURNAL);
   const temporary = `${path}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(entry)}\n`);
-  const fd = openSync(temporary, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  fsyncPath(temporary);
   renameSync(temporary, path);
-  fsyncDirectory(archiveDir);
+  fsyncPath(archiveDir);
 }
 
 function removeJournal(archiveDir: string): void {
   rmSync(join(archiveDir, PRUNE_JOURNAL), { force: true });
 }
 
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;

@@ -9,7 +9,7 @@ import { openArchiveIndex } from './archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune, type AppliedFilePrune } from './apply-archive-prune.ts';
 import { INDEX_RECORDS_TABLE } from './load-evidence-table.ts';
 import { planArchivePrune, type ArchivePrunePlan, type FilePrunePlan } from './plan-archive-prune.ts';
-import { sealTornTails, type SealedFile } from './seal-torn-tails.ts';
+import { isProcessAlive, sealTornTails, type SealedFile } from './seal-torn-tails.ts';
 import { OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
 
 /** What pruneArchive needs; `now` is the run's time, from which the window counts back. */
@@ -55,7 +55,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 /** Runs a prune (see the file head); the archive folder and its index must exist. */
 export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneArchiveSummary> {
   const { archiveDir, dryRun } = options;
-  const alive = options.isProcessAlive ?? processAlive;
+  const alive = options.isProcessAlive ?? isProcessAlive;
   const pid = options.pid ?? process.pid;
   const index = openArchiveIndex(archiveDir);
   const db = index.database;
@@ -103,15 +103,5 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
     return { cutoff, dryRun, recovered, sealed, openFilesOfFinishedWriters: finished, plan, files, bytesFreed };
   } finally {
     index.close();
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

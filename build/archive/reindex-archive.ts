@@ -5,14 +5,15 @@
  * The rows go into a new file beside the index, which replaces it in one rename once whole: a reindex killed
  * midway leaves the old index as it was.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
 import { ARCHIVE_RECORD_TYPES, type ArchiveIndexRow, type ArchiveRecordType, openArchiveIndex } from './archive-index.ts';
 import { PRUNE_JOURNAL, recoverInterruptedPrune, undoInterruptedPrune } from './apply-archive-prune.ts';
 import { hexOfWarcPayloadDigest } from './payload-digest.ts';
-import { type SealedFile, sealTornTails } from './seal-torn-tails.ts';
+import { fsyncPath } from './fsync-path.ts';
+import { isProcessAlive, type SealedFile, sealTornTails } from './seal-torn-tails.ts';
 import { ARCHIVE_INDEX_FILE, ARCHIVE_WARC_DIR, OPEN_WARC_SUFFIX, archiveRelativePath, pidOfWarcFile } from './warc-archive-layout.ts';
 
 /** The rebuilt index's name until it replaces index.sqlite. */
@@ -59,7 +60,7 @@ export interface ReindexSummary {
 /** Rebuilds the archive's index (see the file head); the archive folder must exist. */
 export async function reindexArchive(options: ReindexArchiveOptions): Promise<ReindexSummary> {
   const { archiveDir } = options;
-  const alive = options.isProcessAlive ?? processAlive;
+  const alive = options.isProcessAlive ?? isProcessAlive;
   const live = openFiles(archiveDir).map((file) => pidOfWarcFile(file)).find((pid) => pid !== undefined && pid !== process.pid && alive(pid));
   if (live !== undefined) throw new ReindexError(`--archive ${archiveDir}: a WARC file is being written by process ${live} (a links check?); nothing was reindexed; reindex once it has finished`);
   const { sealed, recovered, previous } = await settle(archiveDir, alive, options.progress);
@@ -84,9 +85,9 @@ export async function reindexArchive(options: ReindexArchiveOptions): Promise<Re
   }
   const comparison = previous === undefined ? undefined : compare(previous, rebuilt.allRows());
   rebuilt.close();
-  fsyncFile(temporary);
+  fsyncPath(temporary);
   renameSync(temporary, join(archiveDir, ARCHIVE_INDEX_FILE));
-  fsyncFile(archiveDir);
+  fsyncPath(archiveDir);
   return { files: files.length, rows, sealed, recovered, comparison };
 }
 
@@ -235,22 +236,4 @@ function openFiles(archiveDir: string): string[] {
 
 function removeDatabase(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
-}
-
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
