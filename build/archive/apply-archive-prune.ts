@@ -1,13 +1,14 @@
 /**
  * Carries out a prune plan (plan-archive-prune.ts) so that a kill at any moment loses no kept record: a
  * file holding kept and expired records is rewritten by copying the kept gzip members byte for byte (by the
- * index's offset and length) into a new file, which is flushed and renamed into place before one index
+ * index's offset and length) after the file's unindexed head (its warcinfo record) into a new file, which is flushed and renamed into place before one index
  * transaction moves the kept rows to it and drops the expired ones; only then is the old file removed. A
  * journal beside the index names the step under way, so the next prune finishes or undoes it.
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { fsyncPath } from './fsync-path.ts';
 import { INDEX_RECORDS_TABLE as records } from './load-evidence-table.ts';
 import type { FilePrunePlan } from './plan-archive-prune.ts';
 
@@ -59,7 +60,10 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
       try {
         const target = openSync(temporary, 'wx');
         try {
-          let position = 0;
+          // What the file holds before its first indexed record (its warcinfo) opens the new file too.
+          const head = db.prepare(`SELECT MIN(offset) FROM ${records} WHERE file = ?`).pluck().get(plan.file) as number | null ?? 0;
+          if (head > 0) copyRange(source, target, 0, head, oldPath, 'warcinfo');
+          let position = head;
           for (const record of kept) {
             copyRange(source, target, record.offset, record.length, oldPath, record.record_id);
             moved.push({ record_id: record.record_id, offset: position });
@@ -79,7 +83,7 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
       throw error;
     }
     renameSync(temporary, join(archiveDir, replacement));
-    fsyncDirectory(dirname(join(archiveDir, replacement)));
+    fsyncPath(dirname(join(archiveDir, replacement)));
   }
   const expiredIds = `SELECT record_id FROM ${records} WHERE file = @file AND record_id IN (SELECT record_id FROM temp.expired)`;
   // A revisit written since the plan (a links check running beside the prune) may repeat an expired response.
@@ -100,7 +104,7 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
     return { file: plan.file, action: 'skipped', reason: committed, bytesFreed: 0 };
   }
   rmSync(oldPath, { force: true });
-  fsyncDirectory(dirname(oldPath));
+  fsyncPath(dirname(oldPath));
   removeJournal(archiveDir);
   const newBytes = replacement === null ? 0 : fileSize(join(archiveDir, replacement));
   return replacement === null
@@ -126,6 +130,22 @@ export function recoverInterruptedPrune(archiveDir: string, db: Database): strin
   return committed ? `finished the removal of ${entry.old}, which a killed prune had committed` : `undid the rewrite of ${entry.old}, which a killed prune had begun`;
 }
 
+/**
+ * The same as recoverInterruptedPrune with no index to ask (a reindex rebuilding a lost one): while the old file
+ * exists it still holds every record of the step, so the replacement goes; once it is gone, the replacement is all
+ * that holds them and stays.
+ */
+export function undoInterruptedPrune(archiveDir: string): string | undefined {
+  const path = join(archiveDir, PRUNE_JOURNAL);
+  if (!existsSync(path)) return undefined;
+  const entry = JSON.parse(readFileSync(path, 'utf8')) as JournalEntry;
+  if (entry.replacement !== null) rmSync(join(archiveDir, `${entry.replacement}.prune-tmp`), { force: true });
+  const oldStands = existsSync(join(archiveDir, entry.old));
+  if (oldStands && entry.replacement !== null) rmSync(join(archiveDir, entry.replacement), { force: true });
+  removeJournal(archiveDir);
+  return oldStands ? `undid the rewrite of ${entry.old}, which a killed prune had begun` : `finished the removal of ${entry.old}, which a killed prune had committed`;
+}
+
 function copyRange(source: number, target: number, offset: number, length: number, file: string, recordId: string): void {
   const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(length, 1)));
   for (let done = 0; done < length;) {
@@ -141,28 +161,15 @@ function writeJournal(archiveDir: string, entry: JournalEntry): void {
   const path = join(archiveDir, PRUNE_JOURNAL);
   const temporary = `${path}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(entry)}\n`);
-  const fd = openSync(temporary, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  fsyncPath(temporary);
   renameSync(temporary, path);
-  fsyncDirectory(archiveDir);
+  fsyncPath(archiveDir);
 }
 
 function removeJournal(archiveDir: string): void {
   rmSync(join(archiveDir, PRUNE_JOURNAL), { force: true });
 }
 
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function fileSize(path: string): number {
   return statSync(path, { throwIfNoEntry: false })?.size ?? 0;

@@ -44,6 +44,8 @@ export interface ArchiveIndex {
   listFiles(): string[];
   /** Every row of one file, by offset. */
   rowsOfFile(file: string): ArchiveIndexRow[];
+  /** Every row, by record id. */
+  allRows(): ArchiveIndexRow[];
   /** The end (offset + length) of the last indexed record of a file, 0 when none is. */
   indexedEnd(file: string): number;
   /** The underlying database, for queries this module does not name (read them, do not write them). */
@@ -55,6 +57,8 @@ export interface ArchiveIndex {
 export interface OpenArchiveIndexOptions {
   /** Open an existing index read-only (a reader never creates an archive). */
   readonly?: boolean;
+  /** Another file name in the archive folder than index.sqlite (a rebuilt index before it replaces the old). */
+  fileName?: string;
 }
 
 const SCHEMA = `
@@ -79,7 +83,7 @@ const COLUMNS = `record_id AS recordId, type, target_uri AS targetUri, warc_date
 
 /** Opens (creating it and the archive folder unless read-only) the index of the archive at `archiveDir`. */
 export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOptions = {}): ArchiveIndex {
-  const file = join(archiveDir, ARCHIVE_INDEX_FILE);
+  const file = join(archiveDir, options.fileName ?? ARCHIVE_INDEX_FILE);
   if (!options.readonly) mkdirSync(archiveDir, { recursive: true });
   const database = new Database(file, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
   // A writer and readers (replay, verify) may have it open at once; FULL syncs each commit, so a row the
@@ -103,6 +107,7 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
   );
   const files = database.prepare('SELECT DISTINCT file FROM records ORDER BY file').pluck();
   const ofFile = database.prepare(`SELECT ${COLUMNS} FROM records WHERE file = ? ORDER BY offset`);
+  const all = database.prepare(`SELECT ${COLUMNS} FROM records ORDER BY record_id`);
   const end = database.prepare('SELECT COALESCE(MAX(offset + length), 0) FROM records WHERE file = ?').pluck();
   return {
     database,
@@ -111,6 +116,7 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
     responseByPayloadSha256: (digest) => byDigest.get(digest) as ArchiveIndexRow | undefined,
     listFiles: () => files.all() as string[],
     rowsOfFile: (name) => ofFile.all(name) as ArchiveIndexRow[],
+    allRows: () => all.all() as ArchiveIndexRow[],
     indexedEnd: (name) => end.get(name) as number,
     close: () => database.close(),
   };

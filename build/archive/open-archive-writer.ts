@@ -13,6 +13,7 @@ import { acquireArchiveLock } from './archive-lock.ts';
 import { sha256Hex, warcPayloadDigest } from './payload-digest.ts';
 import { type SealedFile, sealTornTails } from './seal-torn-tails.ts';
 import { DEFAULT_ARCHIVE_ROLL_MIB, OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
+import { type WarcInfo, warcInfoMember } from './warcinfo-record.ts';
 
 /** An HTTP header as sent or received, in order; repeated names stay separate pairs. */
 export type ArchiveHeader = readonly [name: string, value: string];
@@ -84,7 +85,12 @@ export interface ArchiveWriterOptions {
   isProcessAlive?: (pid: number) => boolean;
   /** How long to wait for a prune to release the archive's lock before refusing (default 2 s). */
   lockWaitMs?: number;
+  /** What the warcinfo record opening each file says (default: the software's name alone). */
+  info?: WarcInfo;
 }
+
+/** The software a warcinfo names when the caller gives no version. */
+export const ARCHIVE_SOFTWARE = 'home-repair-api';
 
 /** Headers that carry credentials: never written to the archive. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
@@ -137,6 +143,9 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const syncEach = options.syncEachExchange ?? true;
+  const info = options.info ?? { software: ARCHIVE_SOFTWARE };
+  // Refused now rather than at the first file: a warcinfo that cannot be written would fail the run's first write.
+  await warcInfoMember(info, now());
   mkdirSync(archiveDir, { recursive: true });
   // Shared: other writers may append beside this one, but no prune may move records while it runs.
   const releaseLock = acquireArchiveLock(archiveDir, { purpose: 'links check (archive writer)', mode: 'shared', waitMs: options.lockWaitMs ?? 2000 });
@@ -202,7 +211,12 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
       try {
         // 'wx': names are unique, so an existing file (closed or open) is never appended to.
         const handle = await open(join(archiveDir, file + OPEN_WARC_SUFFIX), 'wx');
-        current = { handle, file, size: 0 };
+        // The file's first record, written with the batch that holds its first exchange and never indexed: a
+        // file the writer leaves with nothing indexed is still removed when sealed.
+        const head = await warcInfoMember(info, now());
+        pending.chunks.push(head);
+        pending.bytes += head.length;
+        current = { handle, file, size: head.length };
         return current;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -65,12 +65,6 @@ export interface ReplayReport {
   notes: string[];
 }
 
-/**
- * A reason that comes from the extraction's run-time limits or its child process, not from the page:
- * another run may judge the page. Such a re-derivation is reported but never appended.
- */
-const RUN_TIME_REASON = /^page extraction (timed out|exceeded|ran out of memory|child|stopped)/;
-
 /** Replays the archived verdicts of the corpus (see the file head). */
 export async function replayArchivedVerdicts(options: ReplayOptions): Promise<ReplayReport> {
   const { corpus, since } = options;
@@ -201,7 +195,14 @@ async function replayRecord(
     if (judged.length === 0) continue;
     const { url, checkedAt } = judged[0]!.line;
     const verdict = await rederiveLinkVerdict(response, url, 'page');
-    const again = await checkQuotes(url, judged.map(({ task }) => task), verdict, checkedAt, options.extract);
+    // Whether the extraction's own limits, not the page, left it unjudged: such a re-derivation is reported but
+    // never appended, since another run may judge the page.
+    let runTimeLimit = false;
+    const again = await checkQuotes(url, judged.map(({ task }) => task), verdict, checkedAt, async (page, quotes) => {
+      const answer = await options.extract(page, quotes);
+      runTimeLimit = answer.kind === 'inconclusive' && answer.limit === 'run-time';
+      return answer;
+    });
     for (const [index, { line }] of judged.entries()) {
       const check = again[index]!;
       report.checked += 1;
@@ -210,7 +211,7 @@ async function replayRecord(
         continue;
       }
       differ(report, 'quote-check', recordId, response.file, quoteSubject(line), describeQuote(line), describeQuote(check));
-      if (check.outcome === 'inconclusive' && RUN_TIME_REASON.test(check.reason ?? '')) {
+      if (check.outcome === 'inconclusive' && runTimeLimit) {
         report.notes.push(`${recordId}: ${quoteSubject(line)}: re-derived inconclusive for a run-time limit (${check.reason}), so nothing is appended; run it again`);
         continue;
       }

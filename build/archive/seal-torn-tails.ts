@@ -20,7 +20,8 @@ export interface SealTornTailsOptions {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether process `pid` runs (this one never counts: its own files are not another writer's). */
+export function isProcessAlive(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
@@ -44,7 +45,7 @@ function findOpenFiles(dir: string): string[] {
 
 /** Seals every `.open` WARC file of the archive whose writer is gone (see the file head). */
 export function sealTornTails(archiveDir: string, index: ArchiveIndex, options: SealTornTailsOptions = {}): SealedFile[] {
-  const isAlive = options.isProcessAlive ?? processAlive;
+  const isAlive = options.isProcessAlive ?? isProcessAlive;
   const sealed: SealedFile[] = [];
   for (const openPath of findOpenFiles(join(archiveDir, ARCHIVE_WARC_DIR))) {
     const pid = pidOfWarcFile(openPath);

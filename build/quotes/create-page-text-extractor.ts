@@ -275,7 +275,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   };
 }
 
-/** The format is unknown here: the child that would have sniffed it is gone. */
+/** A limit of the run's own, not the page: the format is unknown here, as the child that would have sniffed it is gone. */
 function inconclusive(reason: string): PageText {
-  return { kind: 'inconclusive', format: 'other', reason };
+  return { kind: 'inconclusive', format: 'other', reason, limit: 'run-time' };
 }

@@ -26,7 +26,11 @@ export type PageText =
    * quote found in the text is found all the same.
    */
   | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string; unreadable?: string }
-  | { kind: 'inconclusive'; format: 'html' | 'pdf' | 'text' | 'other'; reason: string };
+  /**
+   * `limit: 'run-time'`: the extraction's own limits or its child process, not the page, left it unjudged, so
+   * another run may judge it; a kind to test rather than a reason to match.
+   */
+  | { kind: 'inconclusive'; format: 'html' | 'pdf' | 'text' | 'other'; reason: string; limit?: 'run-time' };
 
 /** 5 MiB: an HTML page larger than this is not a program page a person reads. */
 export const HTML_CAP_BYTES = 5 * 1024 * 1024;

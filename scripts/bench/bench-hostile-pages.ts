@@ -7,7 +7,7 @@
  * its extraction children, summed, sampled from /proc), the run's longest event-loop block, and each
  * page's quote outcome.
  */
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +15,9 @@ import { spawn } from 'node:child_process';
 import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../../test/support/link-test-corpus.ts';
 import { gzipped, makeInflatingPdf, makeMisnestedHtml } from '../../test/support/make-hostile-pages.ts';
-import { residentBytes } from './bench-process.ts';
 import { describeMachine } from './describe-machine.ts';
 import { hraCommand } from './measure-build.ts';
+import { watchProcessTree } from './sample-process-tree.ts';
 
 const AT = '2026-11-23T06:00:00Z';
 const QUOTE = 'Eligible homeowners may receive up to $10,000 for home repairs.';
@@ -175,50 +175,16 @@ function runTree(args: readonly string[], cwd: string): Promise<{ stdout: string
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HRA_REPORT_EVENT_LOOP_DELAY: '1' } });
     let stdout = '';
     let stderr = '';
-    let peakTreeRssBytes = 0;
-    let atPeakBytes: number[] = [];
-    let mostProcesses = 0;
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const sampler = setInterval(() => {
-      const tree = descendants(child.pid!);
-      const each = tree.map((pid) => residentBytes(pid) ?? 0);
-      const sum = each.reduce((total, bytes) => total + bytes, 0);
-      if (sum > peakTreeRssBytes) {
-        peakTreeRssBytes = sum;
-        atPeakBytes = each;
-      }
-      mostProcesses = Math.max(mostProcesses, tree.length);
-    }, SAMPLE_MS);
+    const tree = watchProcessTree(child.pid!, SAMPLE_MS);
     child.once('error', reject);
     child.once('exit', (code) => {
-      clearInterval(sampler);
+      const peak = tree.stop();
       if (code !== 0) return reject(new Error(`hra links check failed (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
-      resolve({ stdout, stderr, seconds: (performance.now() - started) / 1000, peakTreeRssBytes, atPeakBytes, mostProcesses });
+      resolve({ stdout, stderr, seconds: (performance.now() - started) / 1000, peakTreeRssBytes: peak.sum, atPeakBytes: peak.each, mostProcesses: peak.mostProcesses });
     });
   });
-}
-
-/** `pid` and every process below it (Linux: /proc/<pid>/task/<tid>/children). */
-function descendants(pid: number): number[] {
-  const found = [pid];
-  for (let index = 0; index < found.length; index += 1) {
-    const parent = found[index]!;
-    let tasks: string[];
-    try {
-      tasks = readdirSync(`/proc/${parent}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        for (const word of readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim().split(/\s+/)) if (word !== '') found.push(Number(word));
-      } catch {
-        // The task ended between the listing and the read.
-      }
-    }
-  }
-  return found;
 }
 
 function render(report: { command: string; runs: HostileRun[]; load: string; elapsedSeconds: number }): string {

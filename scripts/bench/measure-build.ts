@@ -8,6 +8,7 @@ import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPILED_DIR } from '../../build/revision/compiled-sources.ts';
 import { spreadOf, type Spread } from './round-statistics.ts';
+import { watchProcessTree } from './sample-process-tree.ts';
 
 /** The build's figures. */
 export interface BuildFigures {
@@ -93,15 +94,24 @@ export interface MeasuredRun {
   seconds: number;
   peakRssBytes: number | undefined;
   rssSource: string;
+  /** The highest sum of RSS over the run and every process below it, sampled every TREE_SAMPLE_MS. */
+  peakTreeRssBytes: number;
 }
 
-/** Runs `node <nodeArgs>` to completion, measuring its wall time and its own peak RSS. */
+/** How often a measured run's process tree is sampled, in ms. */
+export const TREE_SAMPLE_MS = 100;
+
+/** Runs `node <nodeArgs>` to completion, measuring its wall time, its own peak RSS and its process tree's. */
 export async function runWithPeakRss(nodeArgs: readonly string[], root: string, progress: (line: string) => void): Promise<MeasuredRun> {
   const useTime = hasGnuTime();
   const started = performance.now();
-  const result = useTime
-    ? await run(TIME, ['-v', process.execPath, ...nodeArgs], root, progress)
-    : await run(process.execPath, ['--import', join(root, 'scripts/bench/report-max-rss.ts'), ...nodeArgs], root, progress);
+  let tree: ReturnType<typeof watchProcessTree> | undefined;
+  const watch = (pid: number) => (tree = watchProcessTree(pid, TREE_SAMPLE_MS));
+  const result = await (useTime
+    ? run(TIME, ['-v', process.execPath, ...nodeArgs], root, progress, watch)
+    : run(process.execPath, ['--import', join(root, 'scripts/bench/report-max-rss.ts'), ...nodeArgs], root, progress, watch))
+    .finally(() => tree?.stop());
+  const peakTreeRssBytes = tree?.stop().sum ?? 0;
   const seconds = (performance.now() - started) / 1000;
   const kb = useTime
     ? result.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
@@ -111,6 +121,7 @@ export async function runWithPeakRss(nodeArgs: readonly string[], root: string, 
     seconds,
     peakRssBytes: kb === undefined ? undefined : Number(kb) * 1024,
     rssSource: useTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS at exit',
+    peakTreeRssBytes,
   };
 }
 
@@ -124,9 +135,10 @@ function hasGnuTime(): boolean {
 }
 
 /** Runs a command to completion; rejects with its last stderr line on a non-zero exit. */
-export function run(command: string, args: readonly string[], cwd: string, progress: (line: string) => void = () => {}): Promise<{ stdout: string; stderr: string }> {
+export function run(command: string, args: readonly string[], cwd: string, progress: (line: string) => void = () => {}, spawned: (pid: number) => void = () => {}): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) spawned(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,4 +1,4 @@
-/** `hra archive prune`: retention of the evidence archive that `hra links check` writes. */
+/** `hra archive prune` and `hra archive reindex`: retention and repair of the evidence archive that `hra links check` writes. */
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
@@ -14,7 +14,12 @@ interface ArchivePruneFlags {
   json?: boolean;
 }
 
-/** Registers `hra archive` and its subcommand. */
+interface ArchiveReindexFlags {
+  archive: string;
+  json?: boolean;
+}
+
+/** Registers `hra archive` and its subcommands. */
 export function registerArchiveCommand(program: Command): void {
   const archive = program.command('archive').description('look after the evidence archive that hra links check writes (WARC files and index.sqlite)');
   archive
@@ -26,6 +31,39 @@ export function registerArchiveCommand(program: Command): void {
     .option('--dry-run', 'print what would be removed, remove nothing')
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: ArchivePruneFlags) => prune(flags));
+  archive
+    .command('reindex')
+    .description('rebuild index.sqlite from the WARC files alone (the same rows the writer indexed); seals what killed writers left first, and refuses while a links check is writing')
+    .requiredOption('--archive <dir>', 'the archive folder (hra links check --archive); its index.sqlite may be missing')
+    .option('--json', 'print a JSON summary as the last stdout line')
+    .action((flags: ArchiveReindexFlags) => reindex(flags));
+}
+
+async function reindex(flags: ArchiveReindexFlags): Promise<void> {
+  // Unlike the readers, a reindex needs no index: rebuilding a lost one is what it is for.
+  requireDirectory('--archive', flags.archive, 'WARC archive folder');
+  const [{ reindexArchive, ReindexError }, { ArchiveLockedError }] = await Promise.all([import('../../build/archive/reindex-archive.ts'), import('../../build/archive/archive-lock.ts')]);
+  const summary = await reindexArchive({ archiveDir: flags.archive, progress }).catch((error: unknown) => {
+    if (error instanceof ReindexError || error instanceof ArchiveLockedError) throw new CliFailure(error.message);
+    throw error;
+  });
+  if (summary.recovered) progress(`archive reindex: ${summary.recovered}`);
+  for (const sealed of summary.sealed) progress(`archive reindex: sealed ${sealed.file}${sealed.removed ? ' (nothing in it was indexed: removed)' : sealed.cutBytes > 0 ? ` (cut ${sealed.cutBytes} torn bytes)` : ''}`);
+  const { comparison } = summary;
+  if (comparison !== undefined) {
+    for (const id of comparison.missing) progress(`archive reindex: record ${id} was in the old index, and no file holds it`);
+    for (const id of comparison.changed) progress(`archive reindex: record ${id} is indexed otherwise than before`);
+  }
+  if (flags.json) {
+    printJson({ ok: true, files: summary.files, records: summary.rows, recovered: summary.recovered ?? null, sealed: summary.sealed, previous: comparison ?? null });
+    return;
+  }
+  const against = comparison === undefined
+    ? 'there was no index to compare with'
+    : comparison.missingCount === 0 && comparison.changedCount === 0
+      ? `the same rows as the index it replaced`
+      : `the index it replaced had ${comparison.previousRows} rows: ${comparison.missingCount} no file holds, ${comparison.changedCount} indexed otherwise now (listed above)`;
+  process.stdout.write(`reindexed ${plural(summary.rows, 'record')} from ${plural(summary.files, 'WARC file')}: ${against}\n`);
 }
 
 async function prune(flags: ArchivePruneFlags): Promise<void> {

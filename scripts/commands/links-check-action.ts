@@ -1,6 +1,6 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { ArchiveLockedError } from '../../build/archive/archive-lock.ts';
-import { openArchiveWriter, type ArchiveExchange, type ArchivedExchange, type ArchiveWriter } from '../../build/archive/open-archive-writer.ts';
+import { ARCHIVE_SOFTWARE, openArchiveWriter, type ArchiveExchange, type ArchivedExchange, type ArchiveWriter } from '../../build/archive/open-archive-writer.ts';
 import { DEFAULT_ARCHIVE_ROLL_MIB, defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
@@ -19,6 +19,7 @@ import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
 import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { packageVersion } from '../package-version.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { redactPassword } from './redact-password.ts';
 
@@ -105,7 +106,8 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   const archiveDir = log === undefined || flags.archive === false ? undefined : flags.archive ?? defaultArchiveDir(flags.corpus);
   let archive: ArchiveWriter | undefined;
   try {
-    archive = archiveDir === undefined ? undefined : await openArchiveWriter({ archiveDir, rollBytes: archiveRollMib * 1024 * 1024 });
+    const info = { software: `${ARCHIVE_SOFTWARE}/${packageVersion()}`, userAgent, ...(corpus.manifest.contact === undefined ? {} : { contact: corpus.manifest.contact }) };
+    archive = archiveDir === undefined ? undefined : await openArchiveWriter({ archiveDir, rollBytes: archiveRollMib * 1024 * 1024, info });
   } catch (error) {
     log?.close();
     quoteLog?.close();

@@ -144,6 +144,53 @@ describe('hra archive prune', () => {
   }
 });
 
+describe('hra archive reindex', () => {
+  it('rebuilds a deleted index.sqlite with the same rows, and says the rows are the same when rebuilt over it', async () => {
+    const dir = join(work, `reindex-${++made}`);
+    const archive = join(dir, 'archive');
+    for (let n = 0; n < 2; n++) {
+      await archiveRun(archive, join(dir, 'corpus'), new Date(Date.UTC(2026, 10, 2 + 7 * n, 6)), [
+        { url: URLS[0]!, body: '<p>Grants up to $5,000.</p>' }, { url: URLS[1]!, body: `<p>Week ${n}</p>`, hops: 1 },
+      ], 7100 + n);
+    }
+    const rows = () => {
+      const index = openArchiveIndex(archive, { readonly: true });
+      try {
+        return index.allRows();
+      } finally {
+        index.close();
+      }
+    };
+    const before = rows();
+    const same = runHra(['archive', 'reindex', '--archive', archive]);
+    assert.equal(same.status, 0, same.stderr);
+    assert.equal(lastLine(same.stdout), `reindexed ${before.length} records from 2 WARC files: the same rows as the index it replaced`);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(archive, `index.sqlite${suffix}`), { force: true });
+    const rebuilt = runHra(['archive', 'reindex', '--archive', archive, '--json']);
+    assert.equal(rebuilt.status, 0, rebuilt.stderr);
+    const summary = lastJsonLine(rebuilt) as { ok: boolean; files: number; records: number; previous: unknown };
+    assert.deepEqual([summary.ok, summary.files, summary.records, summary.previous], [true, 2, before.length, null]);
+    assert.deepEqual(rows(), before);
+  });
+
+  it('refuses a missing folder and a file that is not WARC on one hra: line, the index left as it was', async () => {
+    const dir = join(work, `reindex-bad-${++made}`);
+    const archive = join(dir, 'archive');
+    await archiveRun(archive, join(dir, 'corpus'), new Date(Date.UTC(2026, 10, 2, 6)), [{ url: URLS[0]!, body: '<p>x</p>' }], 7200);
+    const missing = runHra(['archive', 'reindex', '--archive', join(dir, 'none')]);
+    assert.equal(missing.status, 1, missing.stderr);
+    assert.deepEqual(stderrLines(missing), [`hra: --archive ${join(dir, 'none')}: WARC archive folder not found`]);
+    const [file] = warcFiles(archive);
+    writeFileSync(join(archive, 'warc', file!), Buffer.concat([readFileSync(join(archive, 'warc', file!)), Buffer.from('junk')]));
+    const before = indexRows(archive);
+    const torn = runHra(['archive', 'reindex', '--archive', archive]);
+    assert.equal(torn.status, 1, torn.stderr);
+    assert.equal(stderrLines(torn).length, 1, torn.stderr);
+    assert.match(stderrLines(torn)[0]!, new RegExp(`^hra: warc/${file!.replace(/\./g, '\\.')}: cannot be read as WARC after offset \\d+ \\(4 bytes that are no whole record\\); nothing was reindexed$`));
+    assert.equal(indexRows(archive), before);
+  });
+});
+
 describe('on the archive of a real links check (through the loopback fixture proxy)', () => {
   let fixture: LinkFixture;
   before(async () => {

@@ -15,7 +15,7 @@ import { readArchivedRecord } from '../../build/archive/read-archived-record.ts'
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
 import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
-import { nodeWarcPayload, readWithNodeWarc } from '../support/read-with-node-warc.ts';
+import { nodeWarcPayload, readArchivedExchanges } from '../support/read-with-node-warc.ts';
 import { killAfterAppended, runHraAsync } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { warcFiles } from '../support/warc-files.ts';
@@ -68,7 +68,7 @@ async function checkWithNodeWarc(archive: string): Promise<number> {
     for (const file of warcFiles(archive)) {
       const relative = file.slice(archive.length + 1);
       const rows = index.rowsOfFile(relative);
-      const read = await readWithNodeWarc(file);
+      const read = await readArchivedExchanges(file);
       assert.deepEqual(read.map((r) => [r.warcHeader['WARC-Record-ID'], r.warcHeader['WARC-Type'], r.warcHeader['WARC-Target-URI']]),
         rows.map((row) => [row.recordId, row.type, row.targetUri]), `${relative}: node-warc reads the indexed records and nothing else`);
       for (const [i, record] of read.entries()) {

@@ -41,3 +41,15 @@ export function nodeWarcPayload(record: NodeWarcRecord): Buffer {
   const content = record.content ?? Buffer.alloc(0);
   return content.length >= 2 && content.subarray(-2).toString('latin1') === '\r\n' ? content.subarray(0, -2) : content;
 }
+
+/**
+ * The records node-warc reads from a file the archive wrote, after the warcinfo record every such file begins
+ * with (which fails the read unless it is there, first, naming the software and the format).
+ */
+export async function readArchivedExchanges(file: string): Promise<NodeWarcRecord[]> {
+  const [first, ...rest] = await readWithNodeWarc(file);
+  if (first?.warcHeader['WARC-Type'] !== 'warcinfo') throw new Error(`${file}: the first record is ${first ? `a ${first.warcHeader['WARC-Type']} record` : 'missing'}, not a warcinfo`);
+  const fields = nodeWarcPayload(first).toString('utf8');
+  if (!/^software: home-repair-api\b/m.test(fields) || !/^format: WARC File Format 1\.1\r$/m.test(fields)) throw new Error(`${file}: the warcinfo names no software or format: ${JSON.stringify(fields)}`);
+  return rest;
+}

@@ -9,7 +9,7 @@ import { type ArchiveExchange, openArchiveWriter } from '../../../build/archive/
 import { warcPayloadDigest } from '../../../build/archive/payload-digest.ts';
 import { readArchivedRecord } from '../../../build/archive/read-archived-record.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
-import { nodeWarcPayload, readWithNodeWarc } from '../../support/read-with-node-warc.ts';
+import { nodeWarcPayload, readArchivedExchanges, readWithNodeWarc } from '../../support/read-with-node-warc.ts';
 import { warcFiles } from '../../support/warc-files.ts';
 
 const work = makeTempDir('hra-archive-writer-');
@@ -40,7 +40,7 @@ describe('openArchiveWriter', () => {
     const files = warcFiles(archive);
     assert.deepEqual(files.map((file) => file.slice(archive.length + 1)), ['warc/2026/11/23/hra-20261123040506-4242-00001.warc.gz']);
     assert.deepEqual(warcFiles(archive, '.open'), [], 'closed on close');
-    const records = await readWithNodeWarc(files[0]!);
+    const records = await readArchivedExchanges(files[0]!);
     assert.deepEqual(records.map((r) => [r.warcHeader['WARC-Type'], r.warcHeader['WARC-Target-URI']]), [
       ['response', 'http://a.example/page?x=1'], ['request', 'http://a.example/page?x=1'],
       ['response', 'http://b.example/'], ['request', 'http://b.example/'],
@@ -75,7 +75,7 @@ describe('openArchiveWriter', () => {
     assert.equal(second.payloadSha256, first.payloadSha256);
     const files = warcFiles(archive);
     assert.equal(files.length, 2, 'a new file per run');
-    const revisit = (await readWithNodeWarc(files[1]!))[0]!;
+    const revisit = (await readArchivedExchanges(files[1]!))[0]!;
     assert.equal(revisit.warcHeader['WARC-Type'], 'revisit');
     assert.equal(revisit.warcHeader['WARC-Profile'], 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest');
     assert.equal(revisit.warcHeader['WARC-Refers-To'], first.responseRecordId);
@@ -110,14 +110,47 @@ describe('openArchiveWriter', () => {
     assert.ok(files.length >= 3, `rolled into ${files.length} files`);
     let count = 0;
     for (const file of files) {
-      assert.ok(statSync(file).size <= 1500 || (await readWithNodeWarc(file)).length === 2, `${file} within the roll size or holding one exchange`);
-      count += (await readWithNodeWarc(file)).length;
+      assert.ok(statSync(file).size <= 1500 || (await readArchivedExchanges(file)).length === 2, `${file} within the roll size or holding one exchange`);
+      count += (await readArchivedExchanges(file)).length;
     }
     assert.equal(count, 12);
     const index = openArchiveIndex(archive, { readonly: true });
     assert.deepEqual(index.listFiles(), files.map((file) => file.slice(archive.length + 1)));
     for (const d of done) assert.equal(index.byRecordId(d.responseRecordId)?.file, d.file);
     index.close();
+  });
+
+  it('begins every file, rolled ones too, with one unindexed warcinfo record: software and version, format, the operator\'s contact, the User-Agent', async () => {
+    const archive = freshArchive();
+    const info = { software: 'home-repair-api/9.8.7', contact: 'https://ops.example.test/contact', userAgent: 'hra-link-check (+https://ops.example.test/contact; dataset d)' };
+    const writer = await openArchiveWriter({ archiveDir: archive, rollBytes: 1500, info });
+    for (let i = 0; i < 4; i += 1) await writer.writeExchange(exchange(`http://a.example/${i}`, `<p>page ${i} ${'x'.repeat(300)}</p>\n`));
+    await writer.close();
+    const files = warcFiles(archive);
+    assert.ok(files.length >= 2, `rolled into ${files.length} files`);
+    const index = openArchiveIndex(archive, { readonly: true });
+    const { WARCParser } = await import('warcio');
+    for (const file of files) {
+      const all = await readWithNodeWarc(file);
+      assert.deepEqual(all.map((record) => record.warcHeader['WARC-Type']).filter((type) => type === 'warcinfo'), ['warcinfo'], `${file}: one warcinfo`);
+      assert.equal(all[0]!.warcHeader['WARC-Type'], 'warcinfo', `${file}: first`);
+      assert.equal(nodeWarcPayload(all[0]!).toString(), 'software: home-repair-api/9.8.7\r\nformat: WARC File Format 1.1\r\n' +
+        'conformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\noperator: https://ops.example.test/contact\r\n' +
+        'http-header-user-agent: hra-link-check (+https://ops.example.test/contact; dataset d)');
+      // warcio, the other reader the archive's commands use, reads it first too, and the index starts after it.
+      const first = await new WARCParser([readFileSync(file)]).parse();
+      assert.equal(first?.warcType, 'warcinfo');
+      const rows = index.rowsOfFile(file.slice(archive.length + 1));
+      assert.ok(rows.length >= 2 && rows.every((row) => row.type !== ('warcinfo' as string)));
+      assert.ok(rows[0]!.offset > 0, 'the first indexed record follows the warcinfo');
+    }
+    index.close();
+  });
+
+  it('refuses a warcinfo field holding a line break when opened, writing nothing', async () => {
+    const archive = freshArchive();
+    await assert.rejects(openArchiveWriter({ archiveDir: archive, info: { software: 'home-repair-api/1', contact: 'https://a.test/\r\nWARC-Type: response' } }), /warcinfo operator: a line break/);
+    assert.deepEqual(warcFiles(archive, ''), []);
   });
 
   it('never writes Authorization, Proxy-Authorization, Cookie or Set-Cookie, in either direction', async () => {
@@ -173,7 +206,7 @@ describe('openArchiveWriter', () => {
     await next.close();
     const closed = openFile.slice(0, -'.open'.length);
     assert.equal(statSync(closed).size, indexedSize);
-    const records = await readWithNodeWarc(closed);
+    const records = await readArchivedExchanges(closed);
     assert.deepEqual(records.map((r) => r.warcHeader['WARC-Target-URI']), ['http://a.example/kept', 'http://a.example/kept']);
     const index = openArchiveIndex(archive, { readonly: true });
     assert.equal(Buffer.from((await readArchivedRecord(archive, index, kept.responseRecordId)).payload).toString(), '<p>kept</p>\n');
@@ -203,7 +236,7 @@ describe('openArchiveWriter', () => {
     assert.equal(existsSync(empty), false);
     const closed = openFile.slice(0, -'.open'.length);
     assert.equal(statSync(closed).size, rows[2]!.offset);
-    assert.equal((await readWithNodeWarc(closed)).length, 2);
+    assert.equal((await readArchivedExchanges(closed)).length, 2);
     index.close();
   });
 
@@ -228,7 +261,7 @@ describe('openArchiveWriter', () => {
     }
     const files = warcFiles(archive);
     let records = 0;
-    for (const file of files) records += (await readWithNodeWarc(file)).length;
+    for (const file of files) records += (await readArchivedExchanges(file)).length;
     assert.equal(records, 160);
     assert.equal(index.database.prepare('SELECT COUNT(*) FROM records').pluck().get(), 160);
     index.close();
@@ -249,7 +282,7 @@ describe('openArchiveWriter', () => {
     await next.close();
     assert.equal(next.sealed.length, 1);
     assert.ok(next.sealed[0]!.cutBytes > 0, 'the unindexed exchange was cut');
-    const records = await readWithNodeWarc(join(archive, next.sealed[0]!.file));
+    const records = await readArchivedExchanges(join(archive, next.sealed[0]!.file));
     assert.deepEqual(records.map((r) => r.warcHeader['WARC-Target-URI']), ['http://a.example/kept', 'http://a.example/kept']);
     index.close();
   });

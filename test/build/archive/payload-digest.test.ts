@@ -40,6 +40,13 @@ describe('openArchiveWriter digests', () => {
     for await (const record of new WARCParser([gunzipSync(readFileSync(file))], { keepHeadersCase: true })) {
       const written = { block: record.warcBlockDigest, payload: record.warcPayloadDigest };
       const body = await record.readFully(false);
+      if (record.warcType === 'warcinfo') {
+        // warcio hashes no warcinfo: its block digest is the writer's own, over the fields as written.
+        assert.equal(checked, 0, 'the warcinfo is the first record');
+        assert.equal(written.block, warcPayloadDigest(sha256Hex(body)), 'warcinfo block digest');
+        checked += 1;
+        continue;
+      }
       // The same record again, its digests left for warcio to compute.
       const again = WARCRecord.create({
         url: record.warcTargetURI!, date: record.warcDate!, type: record.warcType, warcVersion: WARC_1_1,
@@ -51,6 +58,6 @@ describe('openArchiveWriter digests', () => {
       if (record.warcType !== 'request') assert.equal(written.payload, again.warcPayloadDigest, `${record.warcType} payload digest`);
       checked += 1;
     }
-    assert.equal(checked, 4, 'response, request, revisit, request');
+    assert.equal(checked, 5, 'warcinfo, response, request, revisit, request');
   });
 });

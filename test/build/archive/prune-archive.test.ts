@@ -14,7 +14,7 @@ import { openArchiveWriter } from '../../../build/archive/open-archive-writer.ts
 import { pruneArchive } from '../../../build/archive/prune-archive.ts';
 import { verifyArchivedEvidence } from '../../../build/archive/verify-archived-evidence.ts';
 import { archiveRun } from '../../support/evidence-archive-fixture.ts';
-import { readWithNodeWarc } from '../../support/read-with-node-warc.ts';
+import { readArchivedExchanges } from '../../support/read-with-node-warc.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 
 const work = makeTempDir('hra-prune-archive-');
@@ -78,7 +78,7 @@ describe('pruneArchive', () => {
     assert.deepEqual(summary.files.map((file) => 'action' in file ? file.action : 'planned'), ['rewritten', 'removed', 'removed']);
     // The rewritten week 0 file holds exactly the kept members, read by another parser, and every row points into it.
     const rewritten = summary.files[0] as { replacement: string };
-    const records = await readWithNodeWarc(join(archive, rewritten.replacement));
+    const records = await readArchivedExchanges(join(archive, rewritten.replacement));
     const hopIds = (type: string) => hop0.find((row) => row.type === type)!.recordId;
     assert.deepEqual(records.map((record) => record.warcHeader['WARC-Record-ID']), [same0.responseRecordId, same0.requestRecordId, hopIds('response'), hopIds('request')]);
     assert.equal(warcFiles(archive).length, 2, warcFiles(archive).join(', '));

@@ -50,9 +50,10 @@ describe('readArchivedRecord', () => {
     const bytes = readFileSync(join(archive, done.file));
     const member = gunzipSync(bytes.subarray(response!.offset, response!.offset + response!.length));
     const edited = gzipSync(Buffer.from(member.toString('latin1').replace('Fee: $25', 'Fee: $99'), 'latin1'));
-    writeFileSync(join(archive, done.file), Buffer.concat([edited, bytes.subarray(request!.offset)]));
+    // The file's warcinfo stays ahead of the edited member.
+    writeFileSync(join(archive, done.file), Buffer.concat([bytes.subarray(0, response!.offset), edited, bytes.subarray(request!.offset)]));
     index.database.prepare('UPDATE records SET length = ? WHERE record_id = ?').run(edited.length, response!.recordId);
-    index.database.prepare('UPDATE records SET offset = ? WHERE record_id = ?').run(edited.length, request!.recordId);
+    index.database.prepare('UPDATE records SET offset = ? WHERE record_id = ?').run(response!.offset + edited.length, request!.recordId);
     await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), (error: Error) => {
       assert.ok(error instanceof ArchiveRecordError);
       assert.match(error.message, new RegExp(`^${done.file.replace(/\./g, '\\.')} record <urn:uuid:[0-9a-f-]+>: payload sha256 [0-9a-f]{64} does not match its digest ${done.payloadSha256}$`));
@@ -65,12 +66,13 @@ describe('readArchivedRecord', () => {
     const { archive, done, index } = await archiveOne();
     const path = join(archive, done.file);
     const bytes = readFileSync(path);
+    const at = index.byRecordId(done.responseRecordId)!.offset;
     renameSync(path, `${path}.moved`);
     await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), { message: `${done.file} record ${done.responseRecordId}: file is missing` });
-    writeFileSync(path, bytes.subarray(0, 20));
-    await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), { message: new RegExp(`^${done.file.replace(/\./g, '\\.')} record ${done.responseRecordId}: file ends at 20, before the indexed end \\d+$`) });
+    writeFileSync(path, bytes.subarray(0, at + 20));
+    await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), { message: new RegExp(`^${done.file.replace(/\./g, '\\.')} record ${done.responseRecordId}: file ends at ${at + 20}, before the indexed end \\d+$`) });
     writeFileSync(path, Buffer.alloc(bytes.length, 0x41));
-    await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), { message: new RegExp(`record ${done.responseRecordId}: not a gzip member at offset 0`) });
+    await assert.rejects(readArchivedRecord(archive, index, done.responseRecordId), { message: new RegExp(`record ${done.responseRecordId}: not a gzip member at offset ${at}`) });
     unlinkSync(path);
     await assert.rejects(readArchivedRecord(archive, index, '<urn:uuid:nope>'), { message: 'record <urn:uuid:nope>: not in the archive index' });
     index.close();
@@ -78,9 +80,10 @@ describe('readArchivedRecord', () => {
 
   it('refuses an index row that points at another record', async () => {
     const { archive, done, index } = await archiveOne();
-    index.database.prepare('UPDATE records SET offset = 0, length = (SELECT length FROM records WHERE record_id = ?) WHERE record_id = ?')
-      .run(done.responseRecordId, done.requestRecordId);
-    await assert.rejects(readArchivedRecord(archive, index, done.requestRecordId), { message: new RegExp(`record ${done.requestRecordId}: offset 0 holds record ${done.responseRecordId}`) });
+    const at = index.byRecordId(done.responseRecordId)!.offset;
+    index.database.prepare('UPDATE records SET offset = ?, length = (SELECT length FROM records WHERE record_id = ?) WHERE record_id = ?')
+      .run(at, done.responseRecordId, done.requestRecordId);
+    await assert.rejects(readArchivedRecord(archive, index, done.requestRecordId), { message: new RegExp(`record ${done.requestRecordId}: offset ${at} holds record ${done.responseRecordId}`) });
     index.close();
   });
 });

@@ -143,6 +143,19 @@ describe('replayArchivedVerdicts', () => {
     }
   });
 
+  it('tells a run-time limit by its kind, not its words: a page whose own reason reads like one is appended, a limit worded otherwise is not', async () => {
+    const pageSaysSo = await replay([judged[0]!], [], {
+      extract: async () => ({ kind: 'inconclusive', format: 'html', reason: 'page extraction timed out after 5 ms' }),
+    });
+    assert.equal(pageSaysSo.rederived.length, 1, 'the page\'s own verdict, whatever it says, is a re-derivation');
+    assert.deepEqual(pageSaysSo.notes, []);
+    const limited = await replay([judged[0]!], [], {
+      extract: async () => ({ kind: 'inconclusive', format: 'other', reason: 'the child was asked to stop', limit: 'run-time' }),
+    });
+    assert.deepEqual(limited.rederived, []);
+    assert.match(limited.notes[0] ?? '', /re-derived inconclusive for a run-time limit \(the child was asked to stop\), so nothing is appended; run it again$/);
+  });
+
   it('--since leaves out verdicts checked before it', async () => {
     const report = await replay(judged, [], { since: '2026-11-21' });
     assert.equal(report.checked, 0);

@@ -34,7 +34,7 @@ describe('createPageTextExtractor', () => {
       // Handed to the same child behind the slow page, so it goes back to the queue when that child dies.
       const queued = extractor.extract(healthy());
       process.kill(first!, 'SIGKILL');
-      assert.deepEqual(await slow, { kind: 'inconclusive', format: 'other', reason: 'page extraction child exited (sigkill)' });
+      assert.deepEqual(await slow, { kind: 'inconclusive', format: 'other', reason: 'page extraction child exited (sigkill)', limit: 'run-time' });
       const next = await queued;
       assert.equal(next.kind, 'text');
       assert.match(next.kind === 'text' ? next.text : '', /up to \$10,000/);
@@ -52,7 +52,7 @@ describe('createPageTextExtractor', () => {
       const [first] = extractor.pids();
       const pdf = await makeTestPdf({ kind: 'slow', operations: 3_000_000 });
       assert.deepEqual(await extractor.extract({ body: pdf, contentType: 'application/pdf', complete: true }), {
-        kind: 'inconclusive', format: 'other', reason: 'page extraction timed out after 2500 ms',
+        kind: 'inconclusive', format: 'other', reason: 'page extraction timed out after 2500 ms', limit: 'run-time',
       });
       assert.ok(await until(() => !alive(first!), 2000), `child ${first} was killed`);
       // The next page gets a new child, whose start counts towards that page's limit.
@@ -66,7 +66,7 @@ describe('createPageTextExtractor', () => {
     const extractor = createPageTextExtractor({ children: 1, maxRssMb: 1024, maxHeapMb: 24 });
     try {
       assert.deepEqual(await extractor.extract({ body: makeMisnestedHtml(2 * 1024 * 1024), contentType: 'text/html', complete: true }), {
-        kind: 'inconclusive', format: 'other', reason: 'page extraction ran out of memory (24 MiB heap cap)',
+        kind: 'inconclusive', format: 'other', reason: 'page extraction ran out of memory (24 MiB heap cap)', limit: 'run-time',
       });
       assert.equal((await extractor.extract(healthy())).kind, 'text');
     } finally {
