@@ -47,7 +47,7 @@ export function openArchivedResponses(archiveDir: string): ArchivedResponses {
       return {
         file: record.row.file,
         recordId,
-        targetUri: record.row.targetUri,
+        targetUri: record.targetUri,
         status: record.httpStatus ?? 0,
         headers,
         payload: record.payload,
