@@ -63,6 +63,7 @@ export async function findWarcRecord(file: string, recordId: string): Promise<Ar
       file,
       recordId,
       targetUri: warcHeader(record.warcHeaders, 'WARC-Target-URI') ?? '',
+      warcDate: warcHeader(record.warcHeaders, 'WARC-Date') ?? '',
       status: record.httpStatus,
       headers,
       payload: holder.payload,

@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { openArchiveIndex } from './archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune, type AppliedFilePrune } from './apply-archive-prune.ts';
 import { INDEX_RECORDS_TABLE } from './load-evidence-table.ts';
+import { archivedRedirectChain } from './follow-archived-redirects.ts';
 import { planArchivePrune, type ArchivePrunePlan, type FilePrunePlan } from './plan-archive-prune.ts';
 import { sealTornTails, type SealedFile } from './seal-torn-tails.ts';
 import { OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
@@ -74,7 +75,7 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
     if (running.length > 0) throw new ArchiveInUseError(archiveDir, running[0]!);
     const recovered = dryRun ? (existsSync(join(archiveDir, PRUNE_JOURNAL)) ? `would finish or undo the step in ${PRUNE_JOURNAL}` : undefined) : recoverInterruptedPrune(archiveDir, db);
     const cutoff = new Date(options.now.getTime() - options.keepWeeks * WEEK_MS).toISOString();
-    const plan = await planArchivePrune(db, options.corpusDir, cutoff);
+    const plan = await planArchivePrune(db, options.corpusDir, cutoff, (from, to, notAfter) => archivedRedirectChain(archiveDir, index, from, to, notAfter));
     let sequence = 0;
     const replacementName = (old: string): string => {
       for (;;) {

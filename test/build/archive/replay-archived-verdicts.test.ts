@@ -59,6 +59,8 @@ const replay = (quoteChecks: QuoteCheck[], linkChecks: LinkCheck[] = [], over: P
   corpus: { quoteChecks, linkChecks, sourceReviews: reviews },
   readResponse: (id) => responses.read(id),
   isDigestFailure,
+  isIndexed: (id) => responses.isIndexed(id),
+  redirectsReach: (from, to, notAfter) => responses.redirectsReach(from, to, notAfter),
   extract: (page, quotes) => extractor.extract(page, quotes),
   extractorVersion: '2',
   concurrency: 2,
