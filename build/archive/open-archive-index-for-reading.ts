@@ -48,6 +48,6 @@ export function asArchiveIndexError(archiveDir: string, error: unknown): unknown
   }
   if (code === 'SQLITE_NOTADB') return new ArchiveIndexError(`${file}: not an SQLite database, so not an archive index`);
   if (code.startsWith('SQLITE_CORRUPT')) return new ArchiveIndexError(`${file}: damaged (${message})`);
-  if (code === 'SQLITE_ERROR' && /^no such (table|column)/.test(message)) return new ArchiveIndexError(`${file}: not the schema an archive index has (${message})`);
+  if (code === 'SQLITE_ERROR' && /^no such (table|column)|has no column named/.test(message)) return new ArchiveIndexError(`${file}: not the schema an archive index has (${message})`);
   return new ArchiveIndexError(`${file}: cannot be read (${code}: ${message})`);
 }
