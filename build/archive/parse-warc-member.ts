@@ -64,11 +64,11 @@ function checkHeaderBlock(bytes: Buffer, start: number, what: string): number {
   for (let at = start; ;) {
     const end = bytes.indexOf(CRLF, at);
     if (end < 0 || end + 2 > limit) {
-      if (limit - at > MAX_HEADER_LINE_BYTES || (end >= 0 && end + 2 - at > MAX_HEADER_LINE_BYTES)) throw new WarcMemberError(`a ${what} header line is longer than ${MAX_HEADER_LINE_BYTES} bytes`);
+      if (limit - at > MAX_HEADER_LINE_BYTES || (end >= 0 && end + 2 - at > MAX_HEADER_LINE_BYTES)) throw new WarcMemberError(`a line of the ${what} head is longer than ${MAX_HEADER_LINE_BYTES} bytes`);
       if (limit === bytes.length) throw new WarcMemberError(`the ${what} header block has no end`);
       throw new WarcMemberError(`the ${what} header block is longer than ${MAX_HEADER_BLOCK_BYTES} bytes`);
     }
-    if (end + 2 - at > MAX_HEADER_LINE_BYTES) throw new WarcMemberError(`a ${what} header line is longer than ${MAX_HEADER_LINE_BYTES} bytes`);
+    if (end + 2 - at > MAX_HEADER_LINE_BYTES) throw new WarcMemberError(`a line of the ${what} head is longer than ${MAX_HEADER_LINE_BYTES} bytes`);
     if (end === at) return end + 2;
     at = end + 2;
   }
