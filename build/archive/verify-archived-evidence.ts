@@ -2,7 +2,9 @@
  * `hra verify --archive`: checks that every record the corpus's evidence lines name is in the archive and
  * that its payload hashes to the digest the line binds (a revisit's through the response it repeats). The
  * lines stream into a TEMP table and are joined with index.sqlite in SQL; each payload is read once, in file
- * order, by offset and length: memory holds one payload at a time, whatever the archive's size.
+ * order, by offset and length: memory holds one payload at a time, whatever the archive's size. Each read
+ * binds the row to its record's own headers (read-archived-record.ts), so the index's target URIs can then
+ * be trusted to check each line against its own URL (evidence-record-binding.ts).
  */
 import { join } from 'node:path';
 import type { ArchiveIndex } from './archive-index.ts';
