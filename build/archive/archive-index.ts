@@ -40,6 +40,8 @@ export interface ArchiveIndex {
   byRecordId(recordId: string): ArchiveIndexRow | undefined;
   /** The earliest response whose payload has this hex digest, or undefined (what a revisit refers to). */
   responseByPayloadSha256(payloadSha256: string): ArchiveIndexRow | undefined;
+  /** The latest response or revisit of `targetUri` dated no later than `notAfter` (WARC-Date), or undefined. */
+  latestResponseOf(targetUri: string, notAfter: string): ArchiveIndexRow | undefined;
   /** Every file named by a row, sorted. */
   listFiles(): string[];
   /** Every row of one file, by offset. */
@@ -59,6 +61,8 @@ export interface OpenArchiveIndexOptions {
   readonly?: boolean;
   /** Another file name in the archive folder than index.sqlite (a rebuilt index before it replaces the old). */
   fileName?: string;
+  /** How long a statement waits for another connection's lock before SQLITE_BUSY; 5000 ms unless given. */
+  busyTimeoutMs?: number;
 }
 
 const SCHEMA = `
@@ -76,6 +80,7 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_payload_sha256 ON records (payload_sha256, type, warc_date);
 CREATE INDEX IF NOT EXISTS records_file_offset ON records (file, offset);
+CREATE INDEX IF NOT EXISTS records_target_uri ON records (target_uri, warc_date);
 `;
 
 const COLUMNS = `record_id AS recordId, type, target_uri AS targetUri, warc_date AS warcDate, file, offset, length,
@@ -88,7 +93,7 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
   const database = new Database(file, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
   // A writer and readers (replay, verify) may have it open at once; FULL syncs each commit, so a row the
   // verdict line relies on survives a crash of the machine, not only of the process.
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
   if (!options.readonly) {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
@@ -105,6 +110,9 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
     // The index covers the whole lookup: a payload repeated a million times costs one seek, not a scan of its rows.
     `SELECT ${COLUMNS} FROM records WHERE payload_sha256 = ? AND type = 'response' ORDER BY warc_date LIMIT 1`,
   );
+  // A redirect hop is looked up by its URL when a link line's record is of another (follow-archived-redirects.ts).
+  const latestOf = database.prepare(`SELECT ${COLUMNS} FROM records WHERE target_uri = ? AND type IN ('response', 'revisit')
+    AND warc_date <= ? ORDER BY warc_date DESC, rowid DESC LIMIT 1`);
   const files = database.prepare('SELECT DISTINCT file FROM records ORDER BY file').pluck();
   const ofFile = database.prepare(`SELECT ${COLUMNS} FROM records WHERE file = ? ORDER BY offset`);
   const all = database.prepare(`SELECT ${COLUMNS} FROM records ORDER BY record_id`);
@@ -114,6 +122,7 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
     insert: (rows) => insertAll(rows),
     byRecordId: (recordId) => byId.get(recordId) as ArchiveIndexRow | undefined,
     responseByPayloadSha256: (digest) => byDigest.get(digest) as ArchiveIndexRow | undefined,
+    latestResponseOf: (targetUri, notAfter) => latestOf.get(targetUri, notAfter) as ArchiveIndexRow | undefined,
     listFiles: () => files.all() as string[],
     rowsOfFile: (name) => ofFile.all(name) as ArchiveIndexRow[],
     allRows: () => all.all() as ArchiveIndexRow[],

@@ -6,8 +6,10 @@ export interface ArchivedResponse {
   file: string;
   /** The WARC-Record-ID of the response (or revisit) record, `<urn:uuid:…>`. */
   recordId: string;
-  /** The record's WARC-Target-URI: the URL that gave this response. */
+  /** The record's WARC-Target-URI, as its own member gives it: the URL that gave this response. */
   targetUri: string;
+  /** The record's WARC-Date (ISO 8601). */
+  warcDate: string;
   status: number;
   /** HTTP response headers, lower-cased names (as undici delivered them to the run). */
   headers: Readonly<Record<string, string | string[] | undefined>>;

@@ -25,15 +25,18 @@ export const EVIDENCE_TABLE = 'temp.evidence';
 const BATCH = 5000;
 
 /**
- * Fills `temp.evidence(file, line, subject, checked_at, seq, decides, record_id, payload_sha256, replaced)`:
+ * Fills `temp.evidence(file, line, subject, checked_at, seq, decides, record_id, payload_sha256, replaced,
+ * bound_field, bound_uri, via_redirects)` (the last three: the URL its record must be of, evidence-record-binding.ts):
  * `replaced` is 1 when a later line of the same subject that decides names a record the index 
  * holds: the rule under which `hra archive prune` may drop this line's record once it is past the window.
  */
 export async function loadEvidenceTable(db: Database, corpusDir: string): Promise<EvidenceTableCounts> {
   db.exec(`DROP TABLE IF EXISTS ${EVIDENCE_TABLE};
     CREATE TEMP TABLE evidence (file TEXT NOT NULL, line INTEGER NOT NULL, subject TEXT NOT NULL, checked_at TEXT NOT NULL,
-      seq INTEGER NOT NULL, decides INTEGER NOT NULL, record_id TEXT NOT NULL, payload_sha256 TEXT NOT NULL, replaced INTEGER NOT NULL DEFAULT 0)`);
-  const insert = db.prepare('INSERT INTO temp.evidence (file, line, subject, checked_at, seq, decides, record_id, payload_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      seq INTEGER NOT NULL, decides INTEGER NOT NULL, record_id TEXT NOT NULL, payload_sha256 TEXT NOT NULL, replaced INTEGER NOT NULL DEFAULT 0,
+      bound_field TEXT NOT NULL, bound_uri TEXT, via_redirects INTEGER NOT NULL)`);
+  const insert = db.prepare(`INSERT INTO temp.evidence (file, line, subject, checked_at, seq, decides, record_id, payload_sha256, bound_field, bound_uri, via_redirects)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertBatch = db.transaction((rows: unknown[][]) => {
     for (const row of rows) insert.run(...row);
   });
@@ -45,7 +48,8 @@ export async function loadEvidenceTable(db: Database, corpusDir: string): Promis
     if (reference.recordId === undefined || reference.payloadSha256 === undefined) continue;
     archived += 1;
     // seq orders lines of one file: on the same date the later line wins, as every derivation reads them.
-    batch.push([reference.file, reference.line, reference.subject, reference.checkedAt, lines, reference.decides ? 1 : 0, reference.recordId, reference.payloadSha256]);
+    batch.push([reference.file, reference.line, reference.subject, reference.checkedAt, lines, reference.decides ? 1 : 0, reference.recordId, reference.payloadSha256,
+      reference.binding.field, reference.binding.uri, reference.binding.viaRedirects ? 1 : 0]);
     if (batch.length >= BATCH) {
       insertBatch(batch);
       batch = [];

@@ -2,22 +2,21 @@
  * The archive as a replay reads it: record ids to archived responses, through the index and the checked
  * reader (read-archived-record.ts), in the shape the re-derivation takes.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { openArchiveIndex } from './archive-index.ts';
+import { archivedRedirectsReach } from './follow-archived-redirects.ts';
+import { asArchiveIndexError, openArchiveIndexForReading } from './open-archive-index-for-reading.ts';
 import type { ArchivedResponse } from './archived-response.ts';
 import { ArchiveRecordError, readArchivedRecord } from './read-archived-record.ts';
-import { ARCHIVE_INDEX_FILE } from './warc-archive-layout.ts';
 
 /** An archive open for reading responses. */
 export interface ArchivedResponses {
   /** The response a record id names, its payload checked against its digest; throws ArchiveRecordError. */
   read(recordId: string): Promise<ArchivedResponse>;
+  /** Whether the index has a row for the record id (a pruned record has none). */
+  isIndexed(recordId: string): boolean;
+  /** Whether the archive's redirect hops lead from `fromUrl` to `toUri`, dated no later than `notAfter`. */
+  redirectsReach(fromUrl: string, toUri: string, notAfter: string): Promise<boolean>;
   close(): void;
 }
-
-/** An archive folder without its index: nothing in it can be found by record id. */
-export class ArchiveMissingError extends Error {}
 
 /**
  * True for the reader's error about a payload that no longer hashes to its digest (the bytes changed),
@@ -27,13 +26,14 @@ export function isDigestFailure(error: unknown): error is ArchiveRecordError {
   return error instanceof ArchiveRecordError && /does not match its digest/.test(error.message);
 }
 
-/** Opens the archive at `archiveDir` read-only; throws ArchiveMissingError when it has no index. */
+/** Opens the archive at `archiveDir` read-only; throws ArchiveIndexError when its index cannot be read. */
 export function openArchivedResponses(archiveDir: string): ArchivedResponses {
-  if (!existsSync(join(archiveDir, ARCHIVE_INDEX_FILE))) throw new ArchiveMissingError(`${join(archiveDir, ARCHIVE_INDEX_FILE)}: no archive index (not an evidence archive, or none was written yet)`);
-  const index = openArchiveIndex(archiveDir, { readonly: true });
+  const index = openArchiveIndexForReading(archiveDir);
   return {
     async read(recordId) {
-      const record = await readArchivedRecord(archiveDir, index, recordId);
+      const record = await readArchivedRecord(archiveDir, index, recordId).catch((error: unknown) => {
+        throw asArchiveIndexError(archiveDir, error);
+      });
       if (record.row.type !== 'response' && record.row.type !== 'revisit') {
         throw new ArchiveRecordError(record.row.file, recordId, `is a ${record.row.type} record, not a response`);
       }
@@ -47,13 +47,24 @@ export function openArchivedResponses(archiveDir: string): ArchivedResponses {
       return {
         file: record.row.file,
         recordId,
-        targetUri: record.row.targetUri,
+        targetUri: record.targetUri,
+        warcDate: record.row.warcDate,
         status: record.httpStatus ?? 0,
         headers,
         payload: record.payload,
         ...(record.truncated === undefined ? {} : { truncated: record.truncated }),
       };
     },
+    isIndexed(recordId) {
+      try {
+        return index.byRecordId(recordId) !== undefined;
+      } catch (error) {
+        throw asArchiveIndexError(archiveDir, error);
+      }
+    },
+    redirectsReach: (fromUrl, toUri, notAfter) => archivedRedirectsReach(archiveDir, index, fromUrl, toUri, notAfter).catch((error: unknown) => {
+      throw asArchiveIndexError(archiveDir, error);
+    }),
     close: () => index.close(),
   };
 }

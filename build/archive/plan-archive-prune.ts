@@ -1,14 +1,15 @@
 /**
  * Decides what `hra archive prune` keeps: every record written within the window; every record a line of the
  * corpus's evidence names, unless a later line of the same subject that decides names a record the archive
- * holds; the response each kept revisit repeats; the request record of each kept response or revisit. The
+ * holds; the redirect hops that lead a kept link line's URL to its record (what binds a verdict to its URL,
+ * evidence-record-binding.ts); the response each kept revisit repeats; the request record of each kept response or revisit. The
  * rest is expired. Worked out in SQL beside the index (TEMP tables), so memory does not grow with the archive.
  */
 import type { Database } from 'better-sqlite3';
 import { INDEX_RECORDS_TABLE as records, loadEvidenceTable, type EvidenceTableCounts } from './load-evidence-table.ts';
 
 /** Why a record is kept. */
-export const KEEP_REASONS = ['window', 'bound', 'repeated', 'request'] as const;
+export const KEEP_REASONS = ['window', 'bound', 'redirect', 'repeated', 'request'] as const;
 /** One of KEEP_REASONS. */
 export type KeepReason = (typeof KEEP_REASONS)[number];
 
@@ -32,17 +33,34 @@ export interface ArchivePrunePlan {
   readonly files: readonly FilePrunePlan[];
 }
 
+/** The redirect rows from a URL to a record's URI dated no later than `notAfter` (follow-archived-redirects.ts). */
+export type RedirectChain = (fromUrl: string, toUri: string, notAfter: string) => Promise<ReadonlyArray<{ recordId: string }> | undefined>;
+
+/** Keeps the hops of each kept line whose record is of another URL its redirects lead to; unreadable hops are left to verify. */
+async function keepRedirectHops(db: Database, redirectChain: RedirectChain): Promise<void> {
+  const lines = db.prepare(`SELECT DISTINCT e.bound_uri, r.target_uri, r.warc_date FROM temp.evidence e
+    JOIN ${records} r ON r.record_id = e.record_id JOIN temp.keep k ON k.record_id = e.record_id
+    WHERE k.because = 'bound' AND e.replaced = 0 AND e.via_redirects = 1 AND e.bound_uri IS NOT NULL AND e.bound_uri != r.target_uri`)
+    .all() as Array<{ bound_uri: string; target_uri: string; warc_date: string }>;
+  const keep = db.prepare(`INSERT OR IGNORE INTO temp.keep VALUES (?, 'redirect')`);
+  for (const line of lines) {
+    const hops = await redirectChain(line.bound_uri, line.target_uri, line.warc_date).catch(() => undefined);
+    for (const hop of hops ?? []) keep.run(hop.recordId);
+  }
+}
+
 /**
  * Fills `temp.keep(record_id, because)` and `temp.expired(record_id)` and returns the files with expired records. `cutoff` is an ISO
  * date-time: records whose `warc_date` is earlier are past the window.
  */
-export async function planArchivePrune(db: Database, corpusDir: string, cutoff: string): Promise<ArchivePrunePlan> {
+export async function planArchivePrune(db: Database, corpusDir: string, cutoff: string, redirectChain?: RedirectChain): Promise<ArchivePrunePlan> {
   const evidence = await loadEvidenceTable(db, corpusDir);
   db.exec(`DROP TABLE IF EXISTS temp.keep;
     CREATE TEMP TABLE keep (record_id TEXT PRIMARY KEY, because TEXT NOT NULL) WITHOUT ROWID`);
   db.prepare(`INSERT INTO temp.keep SELECT record_id, 'window' FROM ${records} WHERE warc_date >= ?`).run(cutoff);
   db.exec(`INSERT OR IGNORE INTO temp.keep SELECT DISTINCT e.record_id, 'bound' FROM temp.evidence e
     JOIN ${records} r ON r.record_id = e.record_id WHERE e.replaced = 0`);
+  if (redirectChain !== undefined) await keepRedirectHops(db, redirectChain);
   const repeated = db.prepare(`INSERT OR IGNORE INTO temp.keep SELECT DISTINCT r.refers_to, 'repeated' FROM ${records} r
     JOIN temp.keep k ON k.record_id = r.record_id JOIN ${records} t ON t.record_id = r.refers_to WHERE r.type = 'revisit'`);
   const requests = db.prepare(`INSERT OR IGNORE INTO temp.keep SELECT q.record_id, 'request' FROM ${records} q

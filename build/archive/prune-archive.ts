@@ -11,6 +11,7 @@ import { acquireArchiveLock } from './archive-lock.ts';
 import { openArchiveIndex } from './archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune, type AppliedFilePrune } from './apply-archive-prune.ts';
 import { INDEX_RECORDS_TABLE } from './load-evidence-table.ts';
+import { archivedRedirectChain } from './follow-archived-redirects.ts';
 import { planArchivePrune, type ArchivePrunePlan, type FilePrunePlan } from './plan-archive-prune.ts';
 import { sealTornTails, type SealedFile } from './seal-torn-tails.ts';
 import { OPEN_WARC_SUFFIX, warcFilePath } from './warc-archive-layout.ts';
@@ -58,8 +59,9 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
   const release = acquireArchiveLock(archiveDir, { purpose: dryRun ? 'archive prune --dry-run' : 'archive prune', mode: 'exclusive', waitMs: options.lockWaitMs ?? PRUNE_LOCK_WAIT_MS });
   let index: ReturnType<typeof openArchiveIndex> | undefined;
   try {
-    index = openArchiveIndex(archiveDir);
-    const db = index.database;
+    const opened = openArchiveIndex(archiveDir);
+    index = opened;
+    const db = opened.database;
     let finished = 0;
     // The lock says no writer runs. With dryRun every file reads as still written, so nothing is sealed; they are counted.
     const sealed = sealTornTails(archiveDir, index, {
@@ -70,7 +72,7 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
     });
     const recovered = dryRun ? (existsSync(join(archiveDir, PRUNE_JOURNAL)) ? `would finish or undo the step in ${PRUNE_JOURNAL}` : undefined) : recoverInterruptedPrune(archiveDir, db);
     const cutoff = new Date(options.now.getTime() - options.keepWeeks * WEEK_MS).toISOString();
-    const plan = await planArchivePrune(db, options.corpusDir, cutoff);
+    const plan = await planArchivePrune(db, options.corpusDir, cutoff, (from, to, notAfter) => archivedRedirectChain(archiveDir, opened, from, to, notAfter));
     let sequence = 0;
     const replacementName = (old: string): string => {
       for (;;) {

@@ -1,12 +1,12 @@
 // Reads one archived record back by id: its index row, WARC headers, HTTP status and headers, and payload (a
-// revisit's from the record it refers to), checking that the payload still hashes to its digest.
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { WARCParser } from 'warcio';
-import type { ArchiveIndex, ArchiveIndexRow } from './archive-index.ts';
+// revisit's from the record it refers to), checking that the row is the record's and that the payload still
+// hashes to its digest. Every read goes through the bounded primitives (open-archive-warc-file.ts,
+// read-gzip-member.ts, parse-warc-member.ts).
+import { ARCHIVE_RECORD_TYPES, type ArchiveIndex, type ArchiveIndexRow } from './archive-index.ts';
+import { openArchiveWarcFile } from './open-archive-warc-file.ts';
+import { parseWarcMember, warcHeader, WarcMemberError, type ParsedWarcMember } from './parse-warc-member.ts';
 import { hexOfWarcPayloadDigest, sha256Hex } from './payload-digest.ts';
-import { OPEN_WARC_SUFFIX } from './warc-archive-layout.ts';
+import { GzipMemberError, readGzipMember } from './read-gzip-member.ts';
 
 /** A record that cannot be read as indexed; the message names the file and the record. */
 export class ArchiveRecordError extends Error {
@@ -20,17 +20,19 @@ export class ArchiveRecordError extends Error {
   }
 }
 
+/** A record id the index has no row for (as `hra archive prune` leaves a replaced record). */
+export class ArchiveRecordMissingError extends ArchiveRecordError {
+  constructor(recordId: string) {
+    super(undefined, recordId, 'not in the archive index');
+    this.name = 'ArchiveRecordMissingError';
+  }
+}
+
 /** One archived record as read back and checked. */
-export interface ArchivedRecord {
+export interface ArchivedRecord extends ParsedWarcMember {
   row: ArchiveIndexRow;
-  /** The WARC header fields, in order. */
-  warcHeaders: [string, string][];
-  /** The HTTP status code (undefined for a request record). */
-  httpStatus: number | undefined;
-  /** The HTTP status line or request line. */
-  httpStatusLine: string | undefined;
-  /** The HTTP header fields as archived, in order. */
-  httpHeaders: [string, string][];
+  /** The record's WARC-Target-URI, as written in its member (the row's, once they agree). */
+  targetUri: string;
   /** The payload bytes (a revisit's are those of the record it refers to); empty for a request. */
   payload: Uint8Array;
   /** The row the payload was read from (the record itself, or the response a revisit refers to). */
@@ -39,85 +41,52 @@ export interface ArchivedRecord {
   truncated: string | undefined;
 }
 
-interface ParsedMember {
-  warcHeaders: [string, string][];
-  httpStatus: number | undefined;
-  httpStatusLine: string | undefined;
-  httpHeaders: [string, string][];
-  payload: Uint8Array;
-}
-
-async function readMember(archiveDir: string, row: ArchiveIndexRow): Promise<Uint8Array> {
-  let handle;
+/**
+ * Reads the member a row places and binds the row to it: the record's own headers must give the row's id,
+ * type, target URI, the response a revisit repeats and the payload digest. The index only locates a record.
+ */
+export async function readIndexedMember(archiveDir: string, row: ArchiveIndexRow): Promise<ParsedWarcMember> {
+  const fail = (problem: string) => new ArchiveRecordError(row.file, row.recordId, problem);
+  if (!(ARCHIVE_RECORD_TYPES as readonly unknown[]).includes(row.type)) throw fail(`indexed with type ${JSON.stringify(row.type)}, not one the archive writes`);
+  const { handle, size } = await openArchiveWarcFile(archiveDir, row.file, fail);
+  let inflated: Buffer;
   try {
-    handle = await open(join(archiveDir, row.file), 'r');
+    inflated = (await readGzipMember(handle, size, row.offset, row.length)).inflated;
   } catch (error) {
-    // The writer indexes a file under its closed name while it is still being written.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    try {
-      handle = await open(join(archiveDir, row.file + OPEN_WARC_SUFFIX), 'r');
-    } catch {
-      throw new ArchiveRecordError(row.file, row.recordId, 'file is missing');
-    }
-  }
-  try {
-    const member = Buffer.alloc(row.length);
-    const { bytesRead } = await handle.read(member, 0, row.length, row.offset);
-    if (bytesRead !== row.length) {
-      throw new ArchiveRecordError(row.file, row.recordId, `file ends at ${row.offset + bytesRead}, before the indexed end ${row.offset + row.length}`);
-    }
-    return member;
+    if (error instanceof GzipMemberError) throw fail(error.message);
+    throw error;
   } finally {
     await handle.close();
   }
-}
-
-async function parseMember(row: ArchiveIndexRow, member: Uint8Array): Promise<ParsedMember> {
-  let inflated: Buffer;
+  let parsed: ParsedWarcMember;
   try {
-    inflated = gunzipSync(member);
+    parsed = await parseWarcMember(inflated);
   } catch (error) {
-    throw new ArchiveRecordError(row.file, row.recordId, `not a gzip member at offset ${row.offset}: ${(error as Error).message}`);
+    if (error instanceof WarcMemberError) throw fail(`at offset ${row.offset}: ${error.message}`);
+    throw error;
   }
-  try {
-    const parser = new WARCParser([inflated], { keepHeadersCase: true });
-    const record = await parser.parse();
-    if (!record) throw new Error('no WARC record');
-    const payload = await record.readFully(false);
-    const http = record.httpHeaders;
-    const status = http && row.type !== 'request' ? Number(http.statusCode) : undefined;
-    return {
-      warcHeaders: [...record.warcHeaders.headers],
-      httpStatus: status,
-      httpStatusLine: http?.statusline,
-      httpHeaders: http ? [...http.headers] : [],
-      payload,
-    };
-  } catch (error) {
-    if (error instanceof ArchiveRecordError) throw error;
-    throw new ArchiveRecordError(row.file, row.recordId, `not a WARC record: ${(error as Error).message}`);
+  const written = (name: string) => warcHeader(parsed.warcHeaders, name);
+  const id = written('WARC-Record-ID');
+  if (id !== row.recordId) throw fail(`offset ${row.offset} holds record ${id ?? '(none)'}`);
+  const type = written('WARC-Type');
+  if (type !== row.type) throw fail(`indexed as ${row.type}, written as ${type ?? '(none)'}`);
+  const uri = written('WARC-Target-URI');
+  if (uri !== row.targetUri) throw fail(`indexed as of ${row.targetUri}, written as of ${uri ?? '(none)'}`);
+  if (row.type === 'revisit' && written('WARC-Refers-To') !== row.refersTo) {
+    throw fail(`indexed as repeating ${row.refersTo ?? '(none)'}, written as repeating ${written('WARC-Refers-To') ?? '(none)'}`);
   }
-}
-
-function header(headers: readonly [string, string][], name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return headers.find(([key]) => key.toLowerCase() === lower)?.[1];
-}
-
-async function readChecked(archiveDir: string, row: ArchiveIndexRow): Promise<ParsedMember> {
-  const parsed = await parseMember(row, await readMember(archiveDir, row));
-  const id = header(parsed.warcHeaders, 'WARC-Record-ID');
-  if (id !== row.recordId) throw new ArchiveRecordError(row.file, row.recordId, `offset ${row.offset} holds record ${id ?? '(none)'}`);
-  const type = header(parsed.warcHeaders, 'WARC-Type');
-  if (type !== row.type) throw new ArchiveRecordError(row.file, row.recordId, `indexed as ${row.type}, written as ${type ?? '(none)'}`);
+  if (row.type !== 'request') {
+    const digest = hexOfWarcPayloadDigest(written('WARC-Payload-Digest') ?? '');
+    if (digest !== row.payloadSha256) throw fail(`indexed with payload digest ${row.payloadSha256 ?? '(none)'}, written with ${digest ?? '(none)'}`);
+  }
   return parsed;
 }
 
 /** Reads the record `recordId` of the archive at `archiveDir` through its open index (see the file head). */
 export async function readArchivedRecord(archiveDir: string, index: ArchiveIndex, recordId: string): Promise<ArchivedRecord> {
   const row = index.byRecordId(recordId);
-  if (!row) throw new ArchiveRecordError(undefined, recordId, 'not in the archive index');
-  const parsed = await readChecked(archiveDir, row);
+  if (!row) throw new ArchiveRecordMissingError(recordId);
+  const parsed = await readIndexedMember(archiveDir, row);
   let payloadRow = row;
   let payload = parsed.payload;
   if (row.type === 'revisit') {
@@ -128,15 +97,15 @@ export async function readArchivedRecord(archiveDir: string, index: ArchiveIndex
       throw new ArchiveRecordError(row.file, row.recordId, `refers to ${row.refersTo}, a ${original.type} record`);
     }
     payloadRow = original;
-    payload = (await readChecked(archiveDir, original)).payload;
+    payload = (await readIndexedMember(archiveDir, original)).payload;
   }
   if (row.type !== 'request') {
     const actual = sha256Hex(payload);
-    const written = hexOfWarcPayloadDigest(header(parsed.warcHeaders, 'WARC-Payload-Digest') ?? '');
-    if (actual !== row.payloadSha256 || actual !== written) {
+    // The digest was bound to the row's when the member was read.
+    if (actual !== row.payloadSha256) {
       throw new ArchiveRecordError(payloadRow.file, payloadRow.recordId,
         `payload sha256 ${actual} does not match its digest ${row.payloadSha256 ?? '(none)'}`);
     }
   }
-  return { ...parsed, row, payload, payloadRow, truncated: header(parsed.warcHeaders, 'WARC-Truncated') };
+  return { ...parsed, row, payload, payloadRow, targetUri: row.targetUri, truncated: warcHeader(parsed.warcHeaders, 'WARC-Truncated') };
 }

@@ -9,6 +9,7 @@ import { describeSyntaxError } from '../corpus/parse-strict-json.ts';
 import { openCorpusFile } from '../corpus/read-corpus-bytes.ts';
 import { QUOTE_CHECKS_FILE } from '../corpus/quote-checks-file.ts';
 import { LINK_CHECKS_FILE } from '../links/link-check-log.ts';
+import { type EvidenceLineKind, type RecordBinding, recordBindingOf } from './evidence-record-binding.ts';
 
 /** One evidence line as the archive sees it: what it judged, when, and the bytes it names (if any). */
 export interface EvidenceReference {
@@ -27,6 +28,10 @@ export interface EvidenceReference {
    * check only when conclusive (`found`, `not-found`), since a later `inconclusive` one changes nothing served.
    */
   readonly decides: boolean;
+  /** The kind of line, by its file. */
+  readonly kind: EvidenceLineKind;
+  /** The URL the line's record must be of (evidence-record-binding.ts). */
+  readonly binding: RecordBinding;
   /** Both present, or neither ("not archived"). */
   readonly recordId: string | undefined;
   readonly payloadSha256: string | undefined;
@@ -79,15 +84,24 @@ function parseReference(file: string, line: number, text: string, shown: string)
   if ((warcRecordId === undefined) !== (payloadSha256 === undefined)) throw new EvidenceLineError(`${where}: warcRecordId and payloadSha256 come together or not at all`);
   if (warcRecordId !== undefined && (typeof warcRecordId !== 'string' || !RECORD_ID.test(warcRecordId))) throw new EvidenceLineError(`${where} $.warcRecordId: ${JSON.stringify(warcRecordId)} is not a WARC record id`);
   if (payloadSha256 !== undefined && (typeof payloadSha256 !== 'string' || !SHA256.test(payloadSha256))) throw new EvidenceLineError(`${where} $.payloadSha256: ${JSON.stringify(payloadSha256)} is not a lowercase hex SHA-256`);
-  const quote = file === QUOTE_CHECKS_FILE;
-  const subject = quote ? JSON.stringify(['quote', row.city, row.programId, row.reviewedAt, row.quoteSha256, row.url]) : JSON.stringify(['link', row.url]);
+  const kind: EvidenceLineKind = file === QUOTE_CHECKS_FILE ? 'quote-check' : 'link-check';
   return {
-    file, line, subject, checkedAt: row.checkedAt,
-    decides: !quote || row.outcome === 'found' || row.outcome === 'not-found',
+    file, line, subject: evidenceSubject(kind, row), checkedAt: row.checkedAt, kind, binding: recordBindingOf(kind, row),
+    decides: decidesSubject(kind, row),
     recordId: warcRecordId as string | undefined, payloadSha256: payloadSha256 as string | undefined,
   };
 }
 
 function isLink(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+}
+
+/** What a line's verdict is about: a later line of the same subject that decides replaces it. */
+export function evidenceSubject(kind: EvidenceLineKind, row: Readonly<Record<string, unknown>>): string {
+  return kind === 'quote-check' ? JSON.stringify(['quote', row.city, row.programId, row.reviewedAt, row.quoteSha256, row.url]) : JSON.stringify(['link', row.url]);
+}
+
+/** Whether a line decides its subject when latest: every link attempt; a quote check only when conclusive. */
+export function decidesSubject(kind: EvidenceLineKind, row: Readonly<Record<string, unknown>>): boolean {
+  return kind === 'link-check' || row.outcome === 'found' || row.outcome === 'not-found';
 }

@@ -9,7 +9,9 @@ import { quoteDigest } from '../derive/quote-digest.ts';
 import { checkQuotes, type ExtractText } from '../links/check-quotes.ts';
 import type { QuoteTask } from '../links/select-quote-targets.ts';
 import type { ArchivedResponse } from './archived-response.ts';
+import { type EvidenceLineKind, recordBindingOf, recordBindingProblem } from './evidence-record-binding.ts';
 import { sha256Hex } from './payload-digest.ts';
+import { decidesSubject, evidenceSubject } from './read-evidence-references.ts';
 import { rederiveLinkVerdict } from './rederive-link-verdict.ts';
 
 /** The archive fields a verdict line may carry (corpus/README.md, "Quote checks"). */
@@ -33,6 +35,10 @@ export interface ReplayOptions {
    */
   readResponse(recordId: string): Promise<ArchivedResponse>;
   isDigestFailure(error: unknown): error is Error & { file?: string; recordId?: string };
+  /** Whether the archive's index has a row for a record id (a pruned record has none). */
+  isIndexed(recordId: string): boolean;
+  /** Whether the archive's redirect hops lead from `fromUrl` to `toUri`, dated no later than `notAfter`. */
+  redirectsReach(fromUrl: string, toUri: string, notAfter: string): Promise<boolean>;
   /** The weekly run's extraction (create-page-text-extractor.ts, its children and memory bounds). */
   extract: ExtractText;
   /** EXTRACTOR_VERSION, written on the re-derived lines. */
@@ -58,6 +64,11 @@ export interface ReplayDifference {
 export interface ReplayReport {
   checked: number;
   matched: number;
+  /**
+   * Verdicts not re-derived because their record is gone from the index and a later archived line of the
+   * same subject replaces each of them: what `hra archive prune` removes (counted as `hra verify` counts them).
+   */
+  pruned: number;
   differences: ReplayDifference[];
   /** Re-derived quote checks to append (maintainer's mode): each differs from the line it re-judged. */
   rederived: QuoteCheck[];
@@ -77,6 +88,7 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
   for (const line of linkLines) work(line.warcRecordId!).links.push(line);
   for (const line of quoteLines) work(line.warcRecordId!).quotes.push(line);
   const quotes = quoteTexts(corpus);
+  const replaced = replacedLines(corpus, options.isIndexed);
 
   // One report per record, merged in record order: what is printed and appended does not depend on timing.
   const records = [...byRecord.entries()];
@@ -87,9 +99,11 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
     while (next < records.length) {
       const position = next++;
       const [recordId, lines] = records[position]!;
-      const report: ReplayReport = { checked: 0, matched: 0, differences: [], rederived: [], notes: [] };
+      const report: ReplayReport = { checked: 0, matched: 0, pruned: 0, differences: [], rederived: [], notes: [] };
       try {
-        await replayRecord(recordId, lines.links, lines.quotes, quotes, options, report);
+        const all = [...lines.links, ...lines.quotes];
+        if (!options.isIndexed(recordId) && all.every((line) => replaced.has(line))) report.pruned += all.length;
+        else await replayRecord(recordId, lines.links, lines.quotes, quotes, options, report);
       } catch (error) {
         next = records.length; // the other workers stop after their record
         throw error;
@@ -103,6 +117,7 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
   return {
     checked: reports.reduce((sum, report) => sum + report.checked, 0),
     matched: reports.reduce((sum, report) => sum + report.matched, 0),
+    pruned: reports.reduce((sum, report) => sum + report.pruned, 0),
     differences: reports.flatMap((report) => report.differences),
     rederived: reports.flatMap((report) => report.rederived),
     notes: reports.flatMap((report) => report.notes),
@@ -121,6 +136,36 @@ function effectiveQuoteChecks(lines: readonly ArchivedQuoteCheck[]): ArchivedQuo
     const replacement = lastRederived.get(key(line));
     return replacement === undefined || replacement === line;
   });
+}
+
+/**
+ * The archived lines a later line of the same subject replaces: one that decides and names a record the index
+ * still holds (the rule `hra archive prune` drops a record by, load-evidence-table.ts). Lines come in file
+ * order, so a later line on the same date wins, as every derivation reads them.
+ */
+function replacedLines(corpus: Pick<Corpus, 'quoteChecks' | 'linkChecks'>, isIndexed: (recordId: string) => boolean): Set<object> {
+  type Line = { line: object; checkedAt: string; decides: boolean; recordId: string | undefined };
+  const bySubject = new Map<string, Line[]>();
+  const add = (kind: EvidenceLineKind, line: ArchiveFields & { checkedAt: string }) => {
+    const row = line as unknown as Record<string, unknown>;
+    const subject = evidenceSubject(kind, row);
+    const lines = bySubject.get(subject) ?? bySubject.set(subject, []).get(subject)!;
+    lines.push({ line, checkedAt: line.checkedAt, decides: decidesSubject(kind, row), recordId: line.warcRecordId });
+  };
+  for (const line of corpus.linkChecks as ArchivedLinkCheck[]) add('link-check', line);
+  for (const line of corpus.quoteChecks as ArchivedQuoteCheck[]) add('quote-check', line);
+  const replaced = new Set<object>();
+  for (const lines of bySubject.values()) {
+    // Walking back from the latest line: each earlier one is replaced once a deciding, indexed line follows it.
+    const order = lines.map((line, seq) => ({ ...line, seq })).sort((a, b) => (a.checkedAt < b.checkedAt ? -1 : a.checkedAt > b.checkedAt ? 1 : a.seq - b.seq));
+    let later = false;
+    for (let at = order.length - 1; at >= 0; at--) {
+      const line = order[at]!;
+      if (later) replaced.add(line.line);
+      if (line.decides && line.recordId !== undefined && isIndexed(line.recordId)) later = true;
+    }
+  }
+  return replaced;
 }
 
 /** Each amount quote of the corpus by its review and digest: a quote-check line names its quote only so. */
@@ -153,10 +198,14 @@ async function replayRecord(
     return;
   }
   const actualSha256 = sha256Hex(response.payload);
-  const boundTo = (line: ArchiveFields) => (line.payloadSha256 === actualSha256 ? undefined : `payload sha256 ${line.payloadSha256 ?? '(none)'}, but the record holds ${actualSha256}`);
+  const digestBound = (line: ArchiveFields) => (line.payloadSha256 === actualSha256 ? undefined : `payload sha256 ${line.payloadSha256 ?? '(none)'}, but the record holds ${actualSha256}`);
+  // A verdict rests on its own URL's bytes: the record's URI (from its member) against the line's.
+  const boundTo = async (kind: EvidenceLineKind, line: ArchiveFields) => digestBound(line)
+    ?? await recordBindingProblem(recordBindingOf(kind, line as unknown as Record<string, unknown>), response.targetUri,
+      (from, to) => options.redirectsReach(from, to, response.warcDate));
 
   for (const line of links) {
-    const bound = boundTo(line);
+    const bound = await boundTo('link-check', line);
     report.checked += 1;
     if (bound !== undefined) {
       differ(report, 'link-check', recordId, response.file, line.url, describeLink(line), `nothing: ${bound}`);
@@ -179,7 +228,7 @@ async function replayRecord(
   for (const lines of groups.values()) {
     const judged: Array<{ line: ArchivedQuoteCheck; task: QuoteTask }> = [];
     for (const line of lines) {
-      const bound = boundTo(line);
+      const bound = await boundTo('quote-check', line);
       if (bound !== undefined) {
         report.checked += 1;
         differ(report, 'quote-check', recordId, response.file, quoteSubject(line), describeQuote(line), `nothing: ${bound}`);

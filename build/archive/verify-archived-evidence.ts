@@ -2,13 +2,17 @@
  * `hra verify --archive`: checks that every record the corpus's evidence lines name is in the archive and
  * that its payload hashes to the digest the line binds (a revisit's through the response it repeats). The
  * lines stream into a TEMP table and are joined with index.sqlite in SQL; each payload is read once, in file
- * order, by offset and length: memory holds one payload at a time, whatever the archive's size.
+ * order, by offset and length: memory holds one payload at a time, whatever the archive's size. Each read
+ * binds the row to its record's own headers (read-archived-record.ts), so the index's target URIs can then
+ * be trusted to check each line against its own URL (evidence-record-binding.ts).
  */
 import { join } from 'node:path';
-import { openArchiveIndex } from './archive-index.ts';
 import { checkRevisitRecord } from './check-revisit-record.ts';
+import { recordBindingProblem } from './evidence-record-binding.ts';
+import { archivedRedirectsReach } from './follow-archived-redirects.ts';
 import { INDEX_RECORDS_TABLE as records, loadEvidenceTable } from './load-evidence-table.ts';
-import { readArchivedRecord } from './read-archived-record.ts';
+import { asArchiveIndexError, openArchiveIndexForReading } from './open-archive-index-for-reading.ts';
+import { ArchiveRecordError, readArchivedRecord } from './read-archived-record.ts';
 
 /** What verifyArchivedEvidence needs besides the two folders. */
 export interface VerifyArchivedEvidenceOptions {
@@ -41,7 +45,7 @@ const PAGE = 500;
 
 /** Runs the check; the caller fails the command when `problems` is not empty. */
 export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOptions): Promise<ArchivedEvidenceReport> {
-  const index = openArchiveIndex(options.archiveDir, { readonly: true });
+  const index = openArchiveIndexForReading(options.archiveDir);
   const db = index.database;
   try {
     const counts = await loadEvidenceTable(db, options.corpusDir);
@@ -121,7 +125,34 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
         options.progress?.(`verify: archive: ${read} of ${total} records read`);
       }
     }
+    // Each line against its record's URL: the index's target_uri is the record's own for every record read
+    // above without a problem, so SQL narrows the lines to those whose record is of another URL.
+    type UnboundRow = { seq: number; file: string; line: number; record_id: string; bound_field: string; bound_uri: string | null; via_redirects: number; target_uri: string; warc_date: string; record_file: string };
+    const unbound = db.prepare(`SELECT e.rowid, e.seq, e.file, e.line, e.record_id, e.bound_field, e.bound_uri, e.via_redirects,
+        r.target_uri, r.warc_date, r.file AS record_file
+      FROM temp.evidence e JOIN ${records} r ON r.record_id = e.record_id
+      WHERE e.bound_uri IS NOT r.target_uri AND e.rowid > ? ORDER BY e.rowid LIMIT ?`);
+    for (let after = 0; ;) {
+      const rows = unbound.all(after, PAGE) as Array<UnboundRow & { rowid: number }>;
+      if (rows.length === 0) break;
+      after = rows.at(-1)!.rowid;
+      for (const row of rows) {
+        const binding = { field: row.bound_field, uri: row.bound_uri, viaRedirects: row.via_redirects === 1 };
+        let problem: string | undefined;
+        try {
+          problem = await recordBindingProblem(binding, row.target_uri,
+            (from, to) => archivedRedirectsReach(options.archiveDir, index, from, to, row.warc_date));
+        } catch (error) {
+          if (!(error instanceof ArchiveRecordError)) throw error;
+          problem = `${binding.field} ${binding.uri} reaches it through a redirect the archive cannot give: ${error.message}`;
+        }
+        if (problem !== undefined) problems.push(`${row.record_file} record ${row.record_id}: ${problem}, named by ${join(options.corpusDir, row.file)}:${row.line}`);
+      }
+    }
     return { lines: counts.lines, archived: counts.archived, notArchived: counts.notArchived, records: named.n, payloadsHashed: hashed, recordsRead: read, replacedAndPruned, problems };
+  } catch (error) {
+    // An SQLite failure mid-check (a damaged page of the index) is the index's, named by its file.
+    throw asArchiveIndexError(options.archiveDir, error);
   } finally {
     index.close();
   }

@@ -39,7 +39,8 @@ export interface CheckLinkDeps {
   skipRetries?(answer: RequestFailure | number): boolean;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The statuses that redirect when they carry a Location. */
+export const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Checks `url` once. A RequestFailure of kind `proxy-refused` propagates (the run stops); every other
@@ -148,7 +149,7 @@ async function sendWithRetries(
 }
 
 /** The absolute URL a Location names (fragment dropped), or undefined. */
-function resolveLocation(location: string, base: string): string | undefined {
+export function resolveLocation(location: string, base: string): string | undefined {
   try {
     const next = new URL(location, base);
     next.hash = '';

@@ -102,5 +102,6 @@ async function prune(flags: ArchivePruneFlags): Promise<void> {
   const removed = summary.files.filter((file) => !('action' in file && file.action === 'skipped'));
   process.stdout.write(`${dryRun ? 'would remove' : 'removed'} ${plural(plan.expiredRecords, 'record')} written before ${summary.cutoff} from ${plural(removed.length, 'file')} ` +
     `(${(summary.bytesFreed / 1048576).toFixed(1)} MiB); kept ${keptRecords}: ${plan.kept.window} within the window, ${plan.kept.bound} named by evidence, ` +
+    (plan.kept.redirect > 0 ? `${plan.kept.redirect} redirect hops to records kept, ` : '') +
     `${plan.kept.repeated} repeated by a kept revisit, ${plan.kept.request} requests of kept records\n`);
 }

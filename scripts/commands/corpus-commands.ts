@@ -113,11 +113,13 @@ export function registerCorpusCommands(program: Command): void {
 /** The `--archive` check of `hra verify`: each record missing or wrong on its own stderr line, then one failure line. */
 async function verifyArchive(archive: string, corpus: string, checks: unknown): Promise<ArchivedEvidenceReport> {
   // Loaded only when asked for: the other corpus commands never read an archive (scripts/hra.ts).
-  const [{ verifyArchivedEvidence }, { EvidenceLineError }] = await Promise.all([
+  const [{ verifyArchivedEvidence }, { EvidenceLineError }, { ArchiveIndexError }] = await Promise.all([
     import('../../build/archive/verify-archived-evidence.ts'), import('../../build/archive/read-evidence-references.ts'),
+    import('../../build/archive/open-archive-index-for-reading.ts'),
   ]);
   const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus, progress }).catch((error: unknown) => {
-    throw error instanceof EvidenceLineError ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;
+    const bad = error instanceof EvidenceLineError || error instanceof ArchiveIndexError;
+    throw bad ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;
   });
   progress(`archive: ${plural(report.lines, 'evidence line')}, ${report.archived} name a record (${plural(report.records, 'record')}, ` +
     `${plural(report.payloadsHashed, 'payload')} hashed), ${report.notArchived} not archived, ${report.replacedAndPruned} pruned`);

@@ -1,5 +1,6 @@
 /** The `hra quotes replay` action: re-derives the archived verdicts of a corpus offline, then verifies or appends. */
-import { ArchiveMissingError, isDigestFailure, openArchivedResponses } from '../../build/archive/open-archived-responses.ts';
+import { ArchiveIndexError } from '../../build/archive/open-archive-index-for-reading.ts';
+import { isDigestFailure, openArchivedResponses } from '../../build/archive/open-archived-responses.ts';
 import { ArchiveRecordError } from '../../build/archive/read-archived-record.ts';
 import { replayArchivedVerdicts, type ReplayDifference, type ReplayReport } from '../../build/archive/replay-archived-verdicts.ts';
 import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
@@ -35,7 +36,7 @@ export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
   try {
     archive = openArchivedResponses(archiveDir);
   } catch (error) {
-    if (error instanceof ArchiveMissingError) throw new CliFailure(`--archive ${error.message}`);
+    if (error instanceof ArchiveIndexError) throw new CliFailure(`--archive ${error.message}`);
     throw error;
   }
   // The weekly run's extraction: the same children, time and memory limits, and pages in flight.
@@ -53,6 +54,8 @@ export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
       ...(flags.since === undefined ? {} : { since: flags.since }),
       readResponse: (recordId) => archive.read(recordId),
       isDigestFailure,
+      isIndexed: (recordId) => archive.isIndexed(recordId),
+      redirectsReach: (fromUrl, toUri, notAfter) => archive.redirectsReach(fromUrl, toUri, notAfter),
       extract: (page, quotes) => extractor.extract(page, quotes),
       extractorVersion: EXTRACTOR_VERSION,
       concurrency: 2 * DEFAULT_EXTRACT_CHILDREN,
@@ -61,6 +64,7 @@ export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
   } catch (error) {
     // A record that cannot be read at all (missing, torn, not WARC) is bad input, not a difference.
     if (error instanceof ArchiveRecordError) throw new CliFailure(`--archive ${archiveDir}: ${error.message}`);
+    if (error instanceof ArchiveIndexError) throw new CliFailure(`--archive ${error.message}`);
     throw error;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
@@ -69,8 +73,9 @@ export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
   }
   progress(`replay: ${report.checked} verdicts re-derived in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const note of report.notes) progress(`replay: ${note}`);
+  if (report.pruned > 0) progress(`replay: ${report.pruned} verdicts pruned (their records are gone from the archive, and a later archived line replaces each one), not re-derived`);
 
-  const counts = { checked: report.checked, match: report.matched, differ: report.differences.length };
+  const counts = { checked: report.checked, match: report.matched, differ: report.differences.length, pruned: report.pruned };
   const unreadable = report.differences.filter((difference) => difference.rederived.startsWith('nothing:'));
   let appended = 0;
   if (!flags.verify && report.rederived.length > 0) {

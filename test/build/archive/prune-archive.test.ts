@@ -73,7 +73,7 @@ describe('pruneArchive', () => {
     for (const row of hop0) assert.ok(ids.has(row.recordId), `week 0's hop: ${row.type}`);
     // Everything else of weeks 0-2 is gone: replaced by week 3's lines, or named by none (the hops' revisits).
     assert.equal(after.length, week3.length + 4, after.map((row) => `${row.warcDate} ${row.type} ${row.targetUri}`).join('\n'));
-    assert.deepEqual(summary.plan.kept, { window: 8, bound: 0, repeated: 2, request: 2 });
+    assert.deepEqual(summary.plan.kept, { window: 8, bound: 0, redirect: 0, repeated: 2, request: 2 });
     assert.equal(summary.plan.expiredRecords, 32 - 12);
     assert.deepEqual(summary.files.map((file) => 'action' in file ? file.action : 'planned'), ['rewritten', 'removed', 'removed']);
     // The rewritten week 0 file holds exactly the kept members, read by another parser, and every row points into it.

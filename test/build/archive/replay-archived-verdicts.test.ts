@@ -59,6 +59,8 @@ const replay = (quoteChecks: QuoteCheck[], linkChecks: LinkCheck[] = [], over: P
   corpus: { quoteChecks, linkChecks, sourceReviews: reviews },
   readResponse: (id) => responses.read(id),
   isDigestFailure,
+  isIndexed: (id) => responses.isIndexed(id),
+  redirectsReach: (from, to, notAfter) => responses.redirectsReach(from, to, notAfter),
   extract: (page, quotes) => extractor.extract(page, quotes),
   extractorVersion: '2',
   concurrency: 2,
@@ -159,6 +161,32 @@ describe('replayArchivedVerdicts', () => {
   it('--since leaves out verdicts checked before it', async () => {
     const report = await replay(judged, [], { since: '2026-11-21' });
     assert.equal(report.checked, 0);
+  });
+
+  it('a line naming another URL\'s record (its digest and all) is judged on nothing: both verdicts differ, naming the record', async () => {
+    // The found page's record and digest, on the moved page's lines: no archive byte changes.
+    const other = { warcRecordId: exchanges[0]!.responseRecordId, payloadSha256: exchanges[0]!.payloadSha256 };
+    const quote = { ...unjudged(1), ...other } as QuoteCheck;
+    const link = linkLine(1, other);
+    const report = await replay([quote], [link]);
+    assert.equal(report.checked, 2);
+    assert.equal(report.matched, 0);
+    assert.deepEqual(report.differences.map((difference) => difference.rederived).sort(), [
+      `nothing: the record is of ${PAGES[0]!.url}, not of the line's finalUrl ${PAGES[1]!.url}`,
+      `nothing: the record is of ${PAGES[0]!.url}, not of the line's url ${PAGES[1]!.url} nor of a redirect from it in the archive`,
+    ]);
+    assert.deepEqual(report.rederived, []);
+  });
+
+  it('counts a line whose record is gone from the index as pruned when a later archived line replaces it, and fails on one that none does', async () => {
+    const gone = '<urn:uuid:00000000-0000-4000-8000-00000000dead>';
+    const older = linkLine(0, { checkedAt: '2026-11-13', warcRecordId: gone, payloadSha256: 'e'.repeat(64) } as Partial<LinkCheck>);
+    const report = await replay([], [older, linkLine(0)]);
+    assert.equal(report.pruned, 1);
+    assert.equal(report.checked, 1);
+    assert.deepEqual(report.differences, []);
+    const alone = linkLine(2, { warcRecordId: gone, payloadSha256: 'e'.repeat(64) } as Partial<LinkCheck>);
+    await assert.rejects(replay([], [alone]), /record <urn:uuid:00000000-0000-4000-8000-00000000dead>: not in the archive index/);
   });
 
   it('a payload edited in the archive yields no verdict: every line on it differs, naming file and record', async () => {
