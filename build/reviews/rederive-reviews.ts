@@ -67,7 +67,7 @@ export async function rederiveReviews(options: RederiveReviewsOptions): Promise<
         answer = await options.readResponse(responseId);
       } catch (error) {
         if (!options.isDigestFailure(error)) throw error;
-        differ(responseId, error.file, `nothing: the archived answer ${error.message}`);
+        differ(responseId, error.file, `nothing: the archived answer: ${problemOf(error)}`);
         continue;
       }
       const judged = await judgeReviewAnswer(answer.payload, page.page, options.extract);
@@ -93,7 +93,7 @@ async function readPage(review: SourceReview, options: RederiveReviewsOptions): 
     response = await options.readResponse(recordId);
   } catch (error) {
     if (!options.isDigestFailure(error)) throw error;
-    return { kind: 'unreadable', recordId, file: error.file, why: `the archived page ${error.message}` };
+    return { kind: 'unreadable', recordId, file: error.file, why: `the archived page: ${problemOf(error)}` };
   }
   const digest = sha256Hex(response.payload);
   if (digest !== review.payloadSha256) return { kind: 'unreadable', recordId, file: response.file, why: `payload sha256 ${review.payloadSha256 ?? '(none)'}, but the record holds ${digest}` };
@@ -107,6 +107,12 @@ async function readPage(review: SourceReview, options: RederiveReviewsOptions): 
 function describe(review: Pick<SourceReview, 'kind' | 'identityMatch' | 'amountQuote' | 'quoteFoundInPage'>): string {
   const verdict = `${review.kind} ${review.identityMatch ? 'match' : 'mismatch'}`;
   return review.kind === 'amount' ? `${verdict}, quote ${JSON.stringify(review.amountQuote)} ${review.quoteFoundInPage ? 'found' : 'not found'}` : verdict;
+}
+
+/** The reader's message without the file and record it starts with: the difference names them itself. */
+function problemOf(error: Error & { file?: string; recordId?: string }): string {
+  const location = `${error.file} record ${error.recordId}: `;
+  return error.message.startsWith(location) ? error.message.slice(location.length) : error.message;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
