@@ -156,3 +156,41 @@ describe('hra reviews run against a loopback model', () => {
     assert.ok(!readFileSync(join(corpus, 'evidence/source-reviews.ndjson'), 'utf8').includes(KEY));
   });
 });
+
+describe('hra reviews run refuses before any call', () => {
+  let dir: string;
+  let corpus: string;
+  let archive: string;
+  let server: ModelServer;
+  before(async () => {
+    dir = makeTempDir('hra-reviews-refuse-');
+    ({ corpus, archive } = await writeReviewTestCorpus(dir, [CASES[0]!.record]));
+    server = await startModelServer({ reply: () => says('match', null, null) });
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a missing key variable, an unreachable endpoint or a bad endpoint: one hra line, no call, nothing appended', async () => {
+    const closed = await startModelServer({ reply: () => ({ kind: 'hang' }) });
+    const deadUrl = closed.baseUrl;
+    await closed.close();
+    const cases: Array<[string[], RegExp]> = [
+      [['--endpoint', server.baseUrl, '--api-key-env', 'REVIEW_TEST_UNSET_KEY'], /^hra: --api-key-env REVIEW_TEST_UNSET_KEY: the variable is not set$/],
+      [['--endpoint', deadUrl], /^hra: --endpoint http:\/\/127\.0\.0\.1:\d+: cannot be reached \(ECONNREFUSED\); nothing was called$/],
+      [['--endpoint', 'ftp://127.0.0.1/v1'], /^hra: --endpoint ftp:\/\/127\.0\.0\.1\/v1: must be an http or https URL$/],
+    ];
+    for (const [args, line] of cases) {
+      const child = spawnHra(['reviews', 'run', '--corpus', corpus, '--archive', archive, '--model', 'm', ...args]);
+      let err = '';
+      child.stdout!.resume();
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => void (err += chunk));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(code, 1, err);
+      assert.match(err.trim().split('\n').at(-1)!, line);
+    }
+    assert.equal(server.requests.length, 0);
+    assert.deepEqual(readReviewLines(corpus), []);
+  });
+});
