@@ -1,6 +1,7 @@
 /** The `hra reviews due` action: the review queue as text or JSON. */
 import { DEFAULT_DUE_WITHIN_DAYS, DUE_REASONS, findDueReviews, type DueReviews } from '../../build/reviews/find-due-reviews.ts';
 import { CliFailure, printJson } from '../cli-failure.ts';
+import { isCalendarDate } from './is-calendar-date.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 
 /** The flags as commander hands them over. */
@@ -13,7 +14,7 @@ export interface ReviewsDueFlags {
 
 /** Prints the queue: one line per record, soonest first, then the counts per reason. */
 export function runReviewsDue(flags: ReviewsDueFlags): void {
-  if (flags.at !== undefined && !isDate(flags.at)) throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be a date such as 2026-11-01`);
+  if (flags.at !== undefined && !isCalendarDate(flags.at)) throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be a date such as 2026-11-01`);
   const withinDays = flags.withinDays === undefined ? DEFAULT_DUE_WITHIN_DAYS : Number(flags.withinDays);
   if (!Number.isInteger(withinDays) || withinDays < 0 || withinDays > 3650) throw new CliFailure(`--within-days ${JSON.stringify(flags.withinDays)}: must be a whole number of days from 0 to 3650`);
   const corpus = loadCorpusOrFail(flags.corpus);
@@ -28,9 +29,4 @@ export function renderDueReviews(queue: DueReviews): string {
   const counts = DUE_REASONS.filter((reason) => queue.counts[reason] > 0).map((reason) => `${reason} ${queue.counts[reason]}`).join(', ');
   lines.push(`${queue.due.length} records due at ${queue.at} (within ${queue.withinDays} days)${counts === '' ? '' : `: ${counts}`}`);
   return `${lines.join('\n')}\n`;
-}
-
-/** A calendar date, YYYY-MM-DD, that exists. */
-export function isDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 }

@@ -1,7 +1,7 @@
 /** The `hra reviews run` action: checks everything it can before any call, then runs the model reviewer. */
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ArchiveMissingError, openArchivedResponses } from '../../build/archive/open-archived-responses.ts';
+import { openArchivedResponses } from '../../build/archive/open-archived-responses.ts';
 import { openArchiveWriter } from '../../build/archive/open-archive-writer.ts';
 import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import type { Corpus, ProgramRow } from '../../build/corpus/corpus-types.ts';
@@ -61,13 +61,8 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
   }
   if (limit !== undefined) targets = targets.slice(0, limit);
 
-  let archive;
-  try {
-    archive = openArchivedResponses(archiveDir);
-  } catch (error) {
-    if (error instanceof ArchiveMissingError) throw new CliFailure(`--archive ${error.message}`);
-    throw error;
-  }
+  // requireArchive has seen its index, so the archive opens.
+  const archive = openArchivedResponses(archiveDir);
   const log = flags.dryRun ? undefined : openAppendOnlyLog(join(corpus.root, SOURCE_REVIEWS_FILE));
   const writer = flags.dryRun ? undefined : await openArchiveWriter({ archiveDir });
   const extractor = createPageTextExtractor();
