@@ -9,6 +9,7 @@ import { openAppendOnlyLog } from '../../build/links/append-only-log.ts';
 import { createPageTextExtractor, DEFAULT_EXTRACT_CHILDREN } from '../../build/quotes/create-page-text-extractor.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { isCalendarDate } from './is-calendar-date.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireDirectory } from './require-path.ts';
 
@@ -28,7 +29,7 @@ export interface QuotesReplayFlags {
  * any verdict differs; otherwise the differing quote checks are appended as re-derived lines.
  */
 export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
-  if (flags.since !== undefined && !isDate(flags.since)) throw new CliFailure(`--since ${JSON.stringify(flags.since)}: must be a date such as 2026-11-01`);
+  if (flags.since !== undefined && !isCalendarDate(flags.since)) throw new CliFailure(`--since ${JSON.stringify(flags.since)}: must be a date such as 2026-11-01`);
   const archiveDir = flags.archive ?? defaultArchiveDir(flags.corpus);
   const corpus = loadCorpusOrFail(flags.corpus);
   requireDirectory('--archive', archiveDir, 'archive directory');
@@ -123,8 +124,4 @@ function failureLine(counts: { checked: number; differ: number }, unreadable: re
     return `${first.file ?? 'archive'} record ${first.recordId}: ${first.rederived.slice('nothing: '.length)}${more}`;
   }
   return `${counts.differ} of ${counts.checked} verdicts differ from what their archived pages give`;
-}
-
-function isDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 }
