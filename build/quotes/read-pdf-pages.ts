@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { joinPdfTextItems } from './join-pdf-text-items.ts';
+import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
 
 /** The text of each page, or why there is none. */
 export type PdfPagesAnswer = { ok: true; pages: string[] } | { ok: false; reason: string };
@@ -35,7 +36,7 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(joinPdfTextItems(content.items.flatMap((item) => ('str' in item ? [item] : []))));
+      pages.push(joinPdfTextItems(orderPdfTextColumns(content.items.flatMap((item) => ('str' in item ? [item] : [])))));
       page.cleanup();
     }
     return { ok: true, pages };

@@ -1,0 +1,76 @@
+/**
+ * Pages laid out as real handouts and instructions are (issue 40): generated PDFs read by pdf.js and matched
+ * as the weekly run does, so each case holds the whole path from the drawn page to `found`.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { preparePageText } from '../../../build/quotes/prepare-page-text.ts';
+import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
+import { readPdfPages } from '../../../build/quotes/read-pdf-pages.ts';
+import { makeTestPdf, type TestPdfRun } from '../../support/make-test-pdf.ts';
+
+async function textOf(pdf: Uint8Array): Promise<string> {
+  const answer = await readPdfPages(pdf.slice());
+  assert.ok(answer.ok, JSON.stringify(answer));
+  return answer.pages.join('\n\f\n');
+}
+
+async function foundIn(pdf: Uint8Array, quote: string): Promise<boolean> {
+  return quoteOccursIn(quote, preparePageText(await textOf(pdf), 'pdf'));
+}
+
+/** Columns of lines drawn row by row across the page (as many layout programs write them), 10-point, 14 apart. */
+function rowByRow(columns: readonly string[][], options: { left?: number; pitch?: number; top?: number } = {}): TestPdfRun[] {
+  const runs: TestPdfRun[] = [];
+  const rows = Math.max(...columns.map((column) => column.length));
+  for (let row = 0; row < rows; row++) {
+    columns.forEach((column, index) => {
+      const text = column[row];
+      if (text !== undefined) runs.push({ text, x: (options.left ?? 54) + index * (options.pitch ?? 180), y: (options.top ?? 700) - row * 14, size: 10 });
+    });
+  }
+  return runs;
+}
+
+const THREE_COLUMNS = [
+  ['The credit for energy repairs', 'lets a household deduct up to an', 'additional $3,000 for a roof or', 'furnace replaced in the year.'],
+  ['The rate for tax years after', '2007 is increased to 6%. The', 'rate applies to every return', 'filed by a homeowner in full.'],
+  ['Apply at City Hall before the', 'end of March each year with', 'proof of income and a deed', 'or a mortgage statement.'],
+];
+
+describe('PDF page layout', () => {
+  it('reads a three-column page drawn row by row column by column, under a heading', async () => {
+    const pdf = await makeTestPdf({ kind: 'runs', runs: [{ text: 'Home Repair Tax Notice 2026', x: 54, y: 730, size: 16 }, ...rowByRow(THREE_COLUMNS)] });
+    assert.ok(await foundIn(pdf, 'deduct up to an additional $3,000 for a roof'));
+    assert.ok(await foundIn(pdf, 'after 2007 is increased to 6%.'));
+    assert.ok(await foundIn(pdf, 'with proof of income and a deed'));
+    assert.ok(await foundIn(pdf, 'Home Repair Tax Notice 2026'));
+    assert.equal(await foundIn(pdf, 'deduct up to an 2007 is increased to 6%.'), false);
+    assert.equal(await foundIn(pdf, 'deduct up to an additional $2,000'), false);
+  });
+
+  it('reads a sentence on from the foot of a column into the next, past the footnote that ends the column', async () => {
+    // Drawn column by column, as the page is read, but the first column ends in its footnote.
+    const first = ['Households below 80% of the area¹', 'median income may receive grants', 'for roofs, furnaces and porches', 'of up to $7,500 per home, and the'];
+    const second = ['city adds a further $2,500 for lead', 'paint removal in homes built before', '1978 when a child lives there and the', 'owner signs a five-year agreement.'];
+    const runs: TestPdfRun[] = [
+      ...first.map((text, row) => ({ text, x: 54, y: 700 - row * 14, size: 10 })),
+      { text: '1 Area median income as the department', x: 54, y: 620, size: 7 },
+      { text: 'publishes it for the fiscal year 2026.', x: 54, y: 611, size: 7 },
+      ...second.map((text, row) => ({ text, x: 314, y: 700 - row * 14, size: 10 })),
+    ];
+    const pdf = await makeTestPdf({ kind: 'runs', runs });
+    assert.ok(await foundIn(pdf, 'of up to $7,500 per home, and the city adds a further $2,500 for lead paint removal'));
+    assert.ok(await foundIn(pdf, 'Area median income as the department publishes it'));
+  });
+
+  it('keeps a single-column page, a table and a form in the order the page draws them', async () => {
+    const pdf = await makeTestPdf({ kind: 'runs', runs: [
+      { text: 'Household size', x: 54, y: 700, size: 10 }, { text: 'Income limit', x: 300, y: 700, size: 10 },
+      { text: '1 person', x: 54, y: 686, size: 10 }, { text: '$45,100', x: 300, y: 686, size: 10 },
+      { text: '2 persons', x: 54, y: 672, size: 10 }, { text: '$51,550', x: 300, y: 672, size: 10 },
+      { text: '3 persons', x: 54, y: 658, size: 10 }, { text: '$58,000', x: 300, y: 658, size: 10 },
+    ] });
+    assert.ok(await foundIn(pdf, '2 persons $51,550'));
+  });
+});
