@@ -73,4 +73,19 @@ describe('PDF page layout', () => {
     ] });
     assert.ok(await foundIn(pdf, '2 persons $51,550'));
   });
+
+  it('reads 48½, 48 1/2 and a raised 1, a slash and a lowered 2 as one amount, never as 481/2 or $48.12', async () => {
+    const drawn = [
+      await makeTestPdf({ kind: 'runs', runs: [{ text: 'The fee is 48½ cents per square foot.', x: 54, y: 700, size: 10 }] }),
+      await makeTestPdf({ kind: 'runs', runs: [{ text: 'The fee is 48 1/2 cents per square foot.', x: 54, y: 700, size: 10 }] }),
+      await makeTestPdf({ kind: 'runs', runs: [
+        { text: 'The fee is 48', x: 54, y: 700, size: 10 }, { text: '1', y: 703.5, size: 6 }, { text: '/', y: 700, size: 10 },
+        { text: '2', y: 698, size: 6 }, { text: ' cents per square foot.', y: 700, size: 10 },
+      ] }),
+    ];
+    for (const pdf of drawn) {
+      for (const quote of ['The fee is 48½ cents', 'The fee is 48 1/2 cents', 'the fee is 48 ¹⁄₂ cents']) assert.ok(await foundIn(pdf, quote), quote);
+      for (const quote of ['The fee is 481/2 cents', 'The fee is $48.12', 'The fee is 48 cents']) assert.equal(await foundIn(pdf, quote), false, quote);
+    }
+  });
 });
