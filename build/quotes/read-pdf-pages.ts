@@ -3,7 +3,9 @@
  * child process of create-page-text-extractor.ts, through extractPageText).
  */
 import { fileURLToPath } from 'node:url';
-import { joinPdfTextItems } from './join-pdf-text-items.ts';
+import { dropHiddenPdfText } from './drop-hidden-pdf-text.ts';
+import { findHiddenPdfText } from './find-hidden-pdf-text.ts';
+import { joinPdfTextItems, type PdfTextItem } from './join-pdf-text-items.ts';
 import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
 
 /** The text of each page, or why there is none. */
@@ -36,7 +38,11 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(joinPdfTextItems(orderPdfTextColumns(content.items.flatMap((item) => ('str' in item ? [item] : [])))));
+      const items: PdfTextItem[] = content.items.flatMap((item) => ('str' in item ? [item] : []));
+      // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read.
+      const operators = await page.getOperatorList();
+      const hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+      pages.push(joinPdfTextItems(orderPdfTextColumns(dropHiddenPdfText(items, hidden))));
       page.cleanup();
     }
     return { ok: true, pages };
