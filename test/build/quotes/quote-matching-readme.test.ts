@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { normalizeForMatch } from '../../../build/quotes/normalize-for-match.ts';
-import { UNREADABLE_PAGE_SHARE } from '../../../build/quotes/unreadable-text-layer.ts';
+import { SPACE_AS_MARK_RUNS, UNREADABLE_PAGE_SHARE } from '../../../build/quotes/unreadable-text-layer.ts';
 
 const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
 const section = readme.slice(readme.indexOf('### Quote matching'), readme.indexOf('\n## ', readme.indexOf('### Quote matching')));
@@ -64,5 +64,7 @@ describe('corpus/README.md "Quote matching"', () => {
     const rule = /a page is unreadable when at least 1 in (\d+) of its non-white-space characters are such\. A quote found in a PDF with unreadable pages is still `found`/.exec(section.replace(/\s+/g, ' '));
     assert.ok(rule, 'the rule is documented');
     assert.equal(1 / Number(rule[1]), UNREADABLE_PAGE_SHARE);
+    const marks = /when a run of at least (\d+) words is joined by one repeated/.exec(section.replace(/\s+/g, ' '));
+    assert.equal(Number(marks?.[1]), SPACE_AS_MARK_RUNS);
   });
 });
