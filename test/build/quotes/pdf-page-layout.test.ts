@@ -88,4 +88,19 @@ describe('PDF page layout', () => {
       for (const quote of ['The fee is 481/2 cents', 'The fee is $48.12', 'The fee is 48 cents']) assert.equal(await foundIn(pdf, quote), false, quote);
     }
   });
+
+  // A regression guard through pdf.js (the join's own rule is tested in join-pdf-text-items.test.ts): a raised
+  // initial on the first line's baseline is merged by pdf.js into one item (`T he ...`), which this does not reach.
+  it('reads a drop cap set on the third line\'s baseline with the word it begins', async () => {
+    const lines = (x: number) => [
+      { text: 'he federal government pays for roofs', x, y: 700, size: 10 },
+      { text: 'and furnaces in homes of the city up', x, y: 686, size: 10 },
+      { text: 'to $5,000 a year.', x, y: 672, size: 10 },
+    ];
+    for (const runs of [[{ text: 'T', x: 54, y: 672, size: 36 }, ...lines(78)]]) {
+      const pdf = await makeTestPdf({ kind: 'runs', runs });
+      assert.ok(await foundIn(pdf, 'The federal government pays for roofs'), await textOf(pdf));
+      assert.equal(await foundIn(pdf, 'The federal government pays for roofs and furnaces in homes of the city up to $2,000'), false);
+    }
+  });
 });
