@@ -7,6 +7,7 @@ import { dropHiddenPdfText } from './drop-hidden-pdf-text.ts';
 import { findHiddenPdfText } from './find-hidden-pdf-text.ts';
 import { joinPdfTextItems, type PdfTextItem } from './join-pdf-text-items.ts';
 import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
+import { placeFormFieldValues, type PdfAnnotation } from './place-form-field-values.ts';
 
 /** The text of each page, or why there is none. */
 export type PdfPagesAnswer = { ok: true; pages: string[] } | { ok: false; reason: string };
@@ -42,7 +43,9 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
       // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read.
       const operators = await page.getOperatorList();
       const hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
-      pages.push(joinPdfTextItems(orderPdfTextColumns(dropHiddenPdfText(items, hidden))));
+      // Filled form fields show their values over the page (issue 40 item 5), after what they cover is cut out.
+      const annotations = (await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[];
+      pages.push(joinPdfTextItems(orderPdfTextColumns(placeFormFieldValues(dropHiddenPdfText(items, hidden), annotations))));
       page.cleanup();
     }
     return { ok: true, pages };

@@ -104,3 +104,30 @@ describe('PDF page layout', () => {
     }
   });
 });
+
+describe('PDF form fields', () => {
+  it('reads the values typed into a filled form, in place beside their labels, and not an old value the widget covers', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.setCreationDate(new Date(0));
+    doc.setModificationDate(new Date(0));
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    page.drawText('Agency name:', { x: 54, y: 700, size: 10, font });
+    page.drawText('Grant amount:', { x: 54, y: 670, size: 10, font });
+    page.drawText('$7,500', { x: 160, y: 670, size: 10, font });
+    page.drawText('Signed by the program officer.', { x: 54, y: 640, size: 10, font });
+    const agency = form.createTextField('agency');
+    agency.setText('Alpha City Housing Department');
+    agency.addToPage(page, { x: 150, y: 694, width: 300, height: 18 });
+    const amount = form.createTextField('amount');
+    amount.setText('$10,000');
+    amount.addToPage(page, { x: 150, y: 664, width: 120, height: 18 });
+    const pdf = await doc.save({ useObjectStreams: false });
+    assert.ok(await foundIn(pdf, 'Agency name: Alpha City Housing Department'), await textOf(pdf));
+    assert.ok(await foundIn(pdf, 'Grant amount: $10,000'), await textOf(pdf));
+    assert.ok(await foundIn(pdf, 'Signed by the program officer.'));
+    assert.equal(await foundIn(pdf, 'Grant amount: $7,500'), false, await textOf(pdf));
+  });
+});
