@@ -34,6 +34,8 @@ interface Graphics {
   fill: string;
   alpha: number;
   clip: Box;
+  /** The clip is its box: every clipping path so far was a rectangle (a circle's box would overstate it). */
+  clipIsBox: boolean;
   mode: number;
 }
 
@@ -122,7 +124,7 @@ export function findHiddenPdfText(fnArray: ArrayLike<number>, argsArray: ArrayLi
   const painted: Box[] = [];
   const images: Box[] = [];
   const stack: Graphics[] = [];
-  let g: Graphics = { ctm: IDENTITY, fill: '#000000', alpha: 1, clip: view, mode: 0 };
+  let g: Graphics = { ctm: IDENTITY, fill: '#000000', alpha: 1, clip: view, clipIsBox: true, mode: 0 };
   let clipPending = false;
   let annotation: Box | undefined;
   let tm: Matrix = IDENTITY;
@@ -206,22 +208,32 @@ export function findHiddenPdfText(fnArray: ArrayLike<number>, argsArray: ArrayLi
       case ops.nextLineSetSpacingShowText: wordSpacing = Number(args[0]) || 0; charSpacing = Number(args[1]) || 0; moveLine(0, -leading); show(args[2]); break;
       case ops.setFillRGBColor: g.fill = typeof args[0] === 'string' ? args[0].toLowerCase() : g.fill; break;
       case ops.setGState: {
-        for (const entry of (args[0] ?? []) as Array<[string, unknown]>) if (Array.isArray(entry) && entry[0] === 'ca') g.alpha = Number(entry[1]);
+        for (const entry of (args[0] ?? []) as Array<[string, unknown]>) {
+          if (!Array.isArray(entry)) continue;
+          if (entry[0] === 'ca') g.alpha = Number(entry[1]);
+          // A blend other than Normal (a highlight's Multiply) lets what is under it show through.
+          if (entry[0] === 'BM' && !['normal', 'source-over', 'compatible'].includes(String(entry[1]).toLowerCase())) g.alpha = Math.min(g.alpha, 0.99);
+        }
         break;
       }
       case ops.clip: case ops.eoClip: clipPending = true; break;
       case ops.constructPath: {
         const paint = Number(args[0]);
-        const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
-        const minMax = args[2] as ArrayLike<number> | undefined;
-        if (clipPending && minMax !== undefined) g.clip = intersect(g.clip, boxOf(g.ctm, [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]));
+        // pdf.js leaves the path data or its bounds null for an empty path.
+        const data = (args[1] as ArrayLike<number>[] | null | undefined)?.[0] ?? undefined;
+        const bounds4 = args[2] as ArrayLike<number> | null | undefined;
+        const minMax = bounds4 !== null && bounds4 !== undefined && bounds4.length >= 4 && Array.from(bounds4).every(Number.isFinite) ? bounds4 : undefined;
+        if (clipPending && minMax !== undefined) {
+          g.clip = intersect(g.clip, boxOf(g.ctm, [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]));
+          g.clipIsBox &&= data !== undefined && rectangleOf(data) !== undefined && g.ctm[1] === 0 && g.ctm[2] === 0;
+        }
         clipPending = false;
         const fills = [ops.fill, ops.eoFill, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke].includes(paint);
         if (!fills || minMax === undefined) break;
         const bounds = intersect(boxOf(g.ctm, [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]), annotation ?? g.clip);
         if (g.fill !== '#ffffff') painted.push(bounds);
         const rectangle = data === undefined ? undefined : rectangleOf(data);
-        if (g.alpha >= 1 && rectangle !== undefined) opaque.push({ box: intersect(boxOf(g.ctm, rectangle), annotation ?? g.clip), order: order++ });
+        if (g.alpha >= 1 && g.clipIsBox && rectangle !== undefined) opaque.push({ box: intersect(boxOf(g.ctm, rectangle), annotation ?? g.clip), order: order++ });
         break;
       }
       case ops.shadingFill: painted.push(g.clip); break;

@@ -83,8 +83,18 @@ function emptyStrips(pieces: readonly Piece[], low: (p: Piece) => number, high: 
   return strips.sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
 }
 
+/**
+ * Lines of a column of text are about as wide as one another: at least this share of the pieces are at least
+ * this share of the widest tenth's width (a table's cells, long and short, are not). The widest tenth, not
+ * the side's width, since one side of a cut may still hold several columns.
+ */
+const COLUMN_FULL_SHARE = 0.6;
+
 function isTextColumn(pieces: readonly Piece[]): boolean {
-  return pieces.length >= COLUMN_MIN_PIECES && median(pieces.map((p) => p.chars)) >= COLUMN_MIN_CHARS;
+  if (pieces.length < COLUMN_MIN_PIECES || median(pieces.map((p) => p.chars)) < COLUMN_MIN_CHARS) return false;
+  const widths = pieces.map((p) => p.right - p.left).sort((a, b) => a - b);
+  const wide = widths[Math.floor(widths.length * 0.9)] ?? 0;
+  return widths.filter((width) => width >= wide * COLUMN_FULL_SHARE).length >= pieces.length * COLUMN_FULL_SHARE;
 }
 
 /** The pieces in reading order; `cut.columns` is set when a column cut was made anywhere. */

@@ -17,6 +17,9 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // a file path (it calls fs.readFile on base + name + '.bcmap'), ending in a slash.
 const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')));
 
+/** A page with more characters of text than this is not searched for hidden text (its operator list is not read). */
+export const HIDDEN_TEXT_MAX_CHARS = 200_000;
+
 /** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
 export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
   const task = pdfjs.getDocument({
@@ -40,9 +43,13 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
       const items: PdfTextItem[] = content.items.flatMap((item) => ('str' in item ? [item] : []));
-      // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read.
-      const operators = await page.getOperatorList();
-      const hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+      // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read; not
+      // on a page of more text than any handout holds, whose operator list would cost its reading twice over.
+      let hidden: ReturnType<typeof findHiddenPdfText> = [];
+      if (items.reduce((sum, item) => sum + item.str.length, 0) <= HIDDEN_TEXT_MAX_CHARS) {
+        const operators = await page.getOperatorList();
+        hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+      }
       // Filled form fields show their values over the page (issue 40 item 5), after what they cover is cut out.
       const annotations = (await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[];
       pages.push(joinPdfTextItems(orderPdfTextColumns(placeFormFieldValues(dropHiddenPdfText(items, hidden), annotations))));
