@@ -1,6 +1,7 @@
 /** The text of an HTML document as a person reads it in a browser, from a real HTML parser's tree. */
 import { parse, type DefaultTreeAdapterTypes as Tree } from 'parse5';
-import { readInlineStyle, type InlineStyleEffect } from './read-inline-style.ts';
+import { readDeclarations, styleEffect, type InlineStyleEffect } from './read-inline-style.ts';
+import { SCREEN_READER_CLASSES, StyleSheets } from './read-style-sheets.ts';
 
 /** What the page shows, and whether it runs scripts (a short page that does may be a JavaScript shell). */
 export interface HtmlVisibleText {
@@ -55,15 +56,48 @@ const SVG_UNDRAWN = new Set(['title', 'desc', 'metadata']);
 type Visit = { node: Tree.Node; leaving: boolean; pre: boolean; visible: boolean };
 
 /**
- * True when a browser draws nothing of `element` or inside it: the `hidden` attribute (unless an inline
- * `display` overrides it, as author styles do), an inline style that removes it (readInlineStyle), and a
- * `<dialog>` without `open` (shown only once a script opens it).
+ * True when a browser draws nothing of `element` or inside it: the `hidden` attribute (unless a declared
+ * `display` overrides it, as author styles do; `hidden="until-found"` is shown by find-in-page, so it is
+ * read), a declared style that removes it (styleEffect), and a `<dialog>` without `open` (shown only once
+ * a script opens it).
  */
 function isUndrawn(element: Tree.Element, style: InlineStyleEffect | undefined): boolean {
   if (style?.removed === true) return true;
   if (element.namespaceURI === SVG_NAMESPACE && SVG_UNDRAWN.has(element.tagName)) return true;
   if (element.tagName === 'dialog' && !element.attrs.some((attr) => attr.name === 'open')) return true;
-  return element.attrs.some((attr) => attr.name === 'hidden') && style?.displayed !== true;
+  return element.attrs.some((attr) => attr.name === 'hidden' && attr.value.trim().toLowerCase() !== 'until-found') && style?.displayed !== true;
+}
+
+/** The text of every `<style>` element of the document, in document order. */
+function styleSheetsOf(document: Tree.Document): string[] {
+  const sheets: string[] = [];
+  const stack: Tree.Node[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!('childNodes' in node)) continue;
+    if ('tagName' in node && node.tagName === 'style') {
+      sheets.push(node.childNodes.map((child) => (child.nodeName === '#text' ? (child as Tree.TextNode).value : '')).join(''));
+      continue;
+    }
+    for (let index = node.childNodes.length - 1; index >= 0; index--) stack.push(node.childNodes[index]!);
+  }
+  return sheets;
+}
+
+/** The declared style of `element`: its `<style>` rules and utility classes, then its inline style on top. */
+function declaredStyle(element: Tree.Element, sheets: StyleSheets): InlineStyleEffect | undefined {
+  let inline: string | undefined;
+  let id: string | undefined;
+  let classes: string[] = [];
+  for (const attr of element.attrs) {
+    if (attr.name === 'style') inline = attr.value;
+    else if (attr.name === 'id') id = attr.value;
+    else if (attr.name === 'class') classes = attr.value.split(/[\t\n\f\r ]+/).filter((name) => name !== '');
+  }
+  const ruled = sheets.size > 0 || classes.some((name) => SCREEN_READER_CLASSES.has(name)) ? sheets.declarationsFor({ tagName: element.tagName, id, classes }) : undefined;
+  if (ruled === undefined) return inline === undefined ? undefined : styleEffect(readDeclarations(inline));
+  if (inline !== undefined) for (const [property, value] of readDeclarations(inline)) ruled.set(property, value);
+  return styleEffect(ruled);
 }
 
 /**
@@ -76,6 +110,7 @@ function isUndrawn(element: Tree.Element, style: InlineStyleEffect | undefined):
  */
 export function htmlVisibleText(html: string): HtmlVisibleText {
   const document = parse(html);
+  const sheets = new StyleSheets(styleSheetsOf(document));
   const parts: string[] = [];
   let hasScript = false;
   let breakPending = false;
@@ -109,8 +144,7 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
     if (UNSEEN.has(name) && name !== 'head') continue;
     let shown = visible;
     if ('attrs' in node) {
-      const styleAttr = node.attrs.find((attr) => attr.name === 'style');
-      const style = styleAttr === undefined ? undefined : readInlineStyle(styleAttr.value);
+      const style = declaredStyle(node, sheets);
       if (isUndrawn(node, style)) continue;
       if (style?.visibility !== undefined) shown = style.visibility === 'visible';
     }

@@ -27,6 +27,17 @@ function isDigit(char: string | undefined): boolean {
 }
 /** A horizontal gap wider than this share of the font size reads as a space between words. */
 const WORD_GAP_SHARE = 0.15;
+/** A lone capital at least this many times the next item's size is a drop cap (or a raised initial) of its word. */
+const DROP_CAP_SCALE = 1.8;
+
+/**
+ * Whether `item` goes on the word a drop cap `previous` begins: a lone capital, much larger, then a
+ * lowercase letter starting right of it within half the capital's size (`T` beside `he federal government`).
+ */
+function continuesDropCap(previous: { str: string; endX: number; size: number }, item: PdfTextItem, x: number, size: number): boolean {
+  return /^\p{Lu}$/u.test(previous.str) && previous.size >= size * DROP_CAP_SCALE && /^\p{Ll}/u.test(item.str)
+    && x >= previous.endX - size && x - previous.endX <= previous.size * 0.5;
+}
 
 /**
  * Returns the page's text: items in content-stream order (the order pdf.js's own text layer uses, which is
@@ -36,12 +47,13 @@ const WORD_GAP_SHARE = 0.15;
  * superscript stays on its line), except between two CJK characters, where a line break is nothing; a
  * space comes where a visible gap separates two items on one line, where the next item starts left of the
  * previous one's end, or where a raised digit follows a digit (a footnote mark after an amount); items that
- * touch are joined without a space, so a word drawn in pieces (kerning, a bold run, a raised `th`) stays one.
+ * touch are joined without a space, so a word drawn in pieces (kerning, a bold run, a raised `th`) stays one;
+ * and a drop cap joins the word it begins (continuesDropCap), with neither space nor line break.
  */
 export function joinPdfTextItems(items: readonly PdfTextItem[]): string {
   let text = '';
   let lineEnded = false;
-  let previous: { endX: number; y: number; size: number } | undefined;
+  let previous: { str: string; endX: number; y: number; size: number } | undefined;
   for (const item of items) {
     if (item.str.length === 0) {
       // pdf.js emits empty items that only carry a line end.
@@ -51,7 +63,9 @@ export function joinPdfTextItems(items: readonly PdfTextItem[]): string {
     const x = item.transform[4] ?? 0;
     const y = item.transform[5] ?? 0;
     const size = Math.hypot(item.transform[2] ?? 0, item.transform[3] ?? 0) || item.height || 1;
-    if (previous !== undefined) {
+    if (previous !== undefined && continuesDropCap(previous, item, x, size)) {
+      // Joined as one word, whichever line the capital's baseline is on.
+    } else if (previous !== undefined) {
       const lineSize = Math.max(size, previous.size);
       if (lineEnded || Math.abs(y - previous.y) > lineSize * NEW_LINE_SHARE) {
         // Only the ends are tested: a whole page's text must not be scanned once per line.
@@ -65,7 +79,7 @@ export function joinPdfTextItems(items: readonly PdfTextItem[]): string {
     }
     text += item.str;
     lineEnded = item.hasEOL;
-    previous = { endX: x + item.width, y, size };
+    previous = { str: item.str, endX: x + item.width, y, size };
   }
   return text;
 }

@@ -1,6 +1,6 @@
 /**
- * What an element's inline `style` attribute says about whether a browser shows it. Only the attribute is
- * read: style sheets and classes (the CSS cascade) are not, so text hidden by a class is still read.
+ * What an element's declared style says about whether a browser shows it: its inline `style` attribute,
+ * and the declarations the page's `<style>` rules give it (read-style-sheets.ts) beneath that.
  */
 
 /** How an inline style affects the element's text. */
@@ -28,7 +28,11 @@ const PX_PER_UNIT: Readonly<Record<string, number>> = {
 
 /** Returns the effect of the inline style `style` (the attribute's value, unparsed). */
 export function readInlineStyle(style: string): InlineStyleEffect {
-  const declared = declarations(style);
+  return styleEffect(readDeclarations(style));
+}
+
+/** The effect of declarations already read (property to lowercase value). */
+export function styleEffect(declared: ReadonlyMap<string, string>): InlineStyleEffect {
   const display = declared.get('display');
   const visibility = declared.get('visibility');
   const position = declared.get('position');
@@ -46,7 +50,7 @@ export function readInlineStyle(style: string): InlineStyleEffect {
  * The declarations, property to lowercase value; a later one replaces an earlier one unless only the
  * earlier is `!important`, as in a browser.
  */
-function declarations(style: string): Map<string, string> {
+export function readDeclarations(style: string): Map<string, string> {
   const found = new Map<string, { value: string; important: boolean }>();
   for (const part of style.replace(/\/\*[\s\S]*?\*\//g, '').split(';')) {
     const colon = part.indexOf(':');
@@ -68,7 +72,7 @@ function declarations(style: string): Map<string, string> {
  * honeypot): its content is cut away. Not when any padding is declared, since content can show in the
  * padding (the `height: 0; padding-bottom: 56%` aspect-ratio box).
  */
-function collapsed(declared: Map<string, string>): boolean {
+function collapsed(declared: ReadonlyMap<string, string>): boolean {
   const overflow = declared.get('overflow');
   if (overflow !== 'hidden' && overflow !== 'clip') return false;
   if ([...declared.keys()].some((property) => property.startsWith('padding'))) return false;

@@ -3,7 +3,11 @@
  * child process of create-page-text-extractor.ts, through extractPageText).
  */
 import { fileURLToPath } from 'node:url';
-import { joinPdfTextItems } from './join-pdf-text-items.ts';
+import { dropHiddenPdfText } from './drop-hidden-pdf-text.ts';
+import { findHiddenPdfText } from './find-hidden-pdf-text.ts';
+import { joinPdfTextItems, type PdfTextItem } from './join-pdf-text-items.ts';
+import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
+import { placeFormFieldValues, type PdfAnnotation } from './place-form-field-values.ts';
 
 /** The text of each page, or why there is none. */
 export type PdfPagesAnswer = { ok: true; pages: string[] } | { ok: false; reason: string };
@@ -12,6 +16,9 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // The predefined CMaps pdfjs-dist ships (cmaps/ beside build/ and legacy/), as pdf.js reads them in Node:
 // a file path (it calls fs.readFile on base + name + '.bcmap'), ending in a slash.
 const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')));
+
+/** A page with more characters of text than this is not searched for hidden text (its operator list is not read). */
+export const HIDDEN_TEXT_MAX_CHARS = 200_000;
 
 /** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
 export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
@@ -35,7 +42,17 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(joinPdfTextItems(content.items.flatMap((item) => ('str' in item ? [item] : []))));
+      const items: PdfTextItem[] = content.items.flatMap((item) => ('str' in item ? [item] : []));
+      // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read; not
+      // on a page of more text than any handout holds, whose operator list would cost its reading twice over.
+      let hidden: ReturnType<typeof findHiddenPdfText> = [];
+      if (items.reduce((sum, item) => sum + item.str.length, 0) <= HIDDEN_TEXT_MAX_CHARS) {
+        const operators = await page.getOperatorList();
+        hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+      }
+      // Filled form fields show their values over the page (issue 40 item 5), after what they cover is cut out.
+      const annotations = (await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[];
+      pages.push(joinPdfTextItems(orderPdfTextColumns(placeFormFieldValues(dropHiddenPdfText(items, hidden), annotations))));
       page.cleanup();
     }
     return { ok: true, pages };

@@ -29,6 +29,8 @@ const REVIEWED_AT = '2026-11-01';
 const FLAGS = ['--max-age-days', '6', '--host-interval-ms', '0', '--timeout-ms', '1500', '--retries', '0', '--per-host', '2', '--concurrency', '8'];
 
 const rowsOf = (text: string) => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+/** The extractor version before issue 40's layout and hidden-text rules. */
+const VERSION_1 = '1+pdfjs-dist-5.4.449';
 const urlOf = (path: string) => `http://${QUOTE_HOST}${path}`;
 /** A link checked alone, read only up to its first h1, whose verdict rests on that h1 (`404`). */
 const HEADING_404 = 'http://heading.test/soft-404-heading';
@@ -186,6 +188,39 @@ describe('hra quotes replay after an archived links check', () => {
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, `${archivedVerdicts} verdicts checked, ${archivedVerdicts} match, 0 differ\n0 re-derived quote checks appended to evidence/quote-checks.ndjson\n`);
     assert.equal(rowsOf(readFileSync(file, 'utf8')).length, rows.length + 1);
+    assert.equal((await replay(where, ['--verify'])).status, 0);
+  });
+
+  it('an archive whose verdict lines version 1 of the extractor wrote: replay re-derives the verdicts that moved, each listed, and appends them', async () => {
+    // The lines as EXTRACTOR_VERSION 1 wrote them for these pages (issue 40): the two-column PDF read across
+    // its columns (not found), the quote in a menu hidden by a <style> class read as visible (found).
+    const where = copyOfRun('written-by-version-1', original);
+    const file = join(where.corpus, 'evidence/quote-checks.ndjson');
+    const rows = rowsOf(readFileSync(file, 'utf8'));
+    const columns = rows.find((row) => row.url === urlOf('/two-columns.pdf'))!;
+    const hidden = rows.find((row) => row.url === urlOf('/hidden-by-class'))!;
+    for (const row of rows) if (row.extractor !== undefined) row.extractor = VERSION_1;
+    Object.assign(columns, { outcome: 'not-found', statedAmounts: [{ text: '$10,000', value: 10000 }] });
+    Object.assign(hidden, { outcome: 'found' });
+    delete hidden.statedAmounts;
+    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+
+    const verify = await replay(where, ['--verify']);
+    assert.match(failureLine(verify), new RegExp(`^hra: 2 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
+    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
+    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 2} match, 2 differ`);
+    assert.equal(moved.length, 2, verify.stdout);
+    const line = (recordId: unknown) => moved.find((difference) => difference.includes(`record ${String(recordId)}: `)) ?? '';
+    assert.match(line(columns.warcRecordId), /: recorded not-found \(.*\), re-derived found/);
+    assert.match(line(hidden.warcRecordId), /: recorded found.*, re-derived not-found \(.*amounts \$12,500\)$/);
+
+    const run = await replay(where, ['--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]).sort(), [
+      [urlOf('/hidden-by-class'), 'not-found', EXTRACTOR_VERSION],
+      [urlOf('/two-columns.pdf'), 'found', EXTRACTOR_VERSION],
+    ]);
     assert.equal((await replay(where, ['--verify'])).status, 0);
   });
 

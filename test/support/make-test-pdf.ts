@@ -6,6 +6,14 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
+/** One run of Helvetica text at baseline y (from the bottom); without x it starts where the previous run ends. */
+export interface TestPdfRun {
+  text: string;
+  x?: number;
+  y: number;
+  size: number;
+}
+
 /** What the PDF holds. */
 export type TestPdfSpec =
   /** Each page's lines, drawn top down in Helvetica (WinAnsi: Latin-1 letters, ’ “ ” – — and $ are fine). */
@@ -14,7 +22,7 @@ export type TestPdfSpec =
    * One page of Helvetica runs, each at its own baseline y (from the bottom) and size: superscripts. A run
    * without x starts where the previous run ends.
    */
-  | { kind: 'runs'; runs: Array<{ text: string; x?: number; y: number; size: number }> }
+  | { kind: 'runs'; runs: TestPdfRun[] }
   /** One page drawn as a grey image and nothing else: no text layer. */
   | { kind: 'image-only' }
   /** One page whose content stream repeats a text operation `operations` times (deflated: a few KiB). */

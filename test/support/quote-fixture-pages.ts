@@ -51,6 +51,9 @@ export const QUOTE_CASES: readonly QuoteCase[] = [
   { path: '/cut-short-gzip', quote: QUOTE, outcome: 'inconclusive', reason: /^the gzip coding does not end cleanly after \d+ decoded bytes \(unexpected end of file\)$/, contentType: HTML },
   { path: '/flyer-served-as-html', quote: QUOTE, outcome: 'found', contentType: HTML },
   { path: '/iso-2022-kr', quote: QUOTE, outcome: 'inconclusive', reason: /^html declared in charset iso-2022-kr, which the Encoding Standard decodes as replacement \(no text\)$/, contentType: 'text/html; charset=iso-2022-kr' },
+  // Issue 40: verdicts that moved with EXTRACTOR_VERSION 2 (a page set in columns, a menu a <style> class hides).
+  { path: '/two-columns.pdf', quote: QUOTE, outcome: 'found', contentType: 'application/pdf' },
+  { path: '/hidden-by-class', quote: QUOTE, outcome: 'not-found', statedAmounts: [{ text: '$12,500', value: 12500 }], contentType: HTML },
 ];
 
 /** windows-1252 bytes of a text whose only non-ASCII characters are `é` and `’`. */
@@ -62,6 +65,15 @@ function windows1252(text: string): Buffer {
 export async function createQuotePages(): Promise<(request: IncomingMessage, response: ServerResponse, target: URL) => boolean> {
   const flyer = Buffer.from(await makeTestPdf({ kind: 'text', pages: [['City Home Repair Program 2026', 'Eligible homeowners may receive up to $10,000', 'for home repairs. Apply at City Hall.']] }));
   const scan = Buffer.from(await makeTestPdf({ kind: 'image-only' }));
+  // Two columns drawn row by row: read in content order, the quote's two lines have the other column's between them.
+  const columns = [
+    ['City Home Repair Program 2026 is', 'Eligible homeowners may receive up', 'to $10,000 for home repairs. Apply', 'at City Hall with proof of income.'],
+    ['The program is funded by the state', 'housing trust and reviews requests', 'in the order they arrive each year', 'until the funds run out in spring.'],
+  ];
+  const twoColumns = Buffer.from(await makeTestPdf({
+    kind: 'runs',
+    runs: [0, 1, 2, 3].flatMap((row) => columns.map((column, index) => ({ text: column[row]!, x: 54 + index * 260, y: 700 - row * 14, size: 10 }))),
+  }));
   const pages: Record<string, { type: string; body: Buffer | string }> = {
     '/verbatim': { type: HTML, body: html(`<p>${QUOTE}</p>`) },
     '/inline-tags': { type: HTML, body: html('<p>Eligible homeowners may receive <em>up to</em> <b>$10,000</b> for <a href="/repairs">home repairs</a>.</p>') },
@@ -79,6 +91,11 @@ export async function createQuotePages(): Promise<(request: IncomingMessage, res
     },
     '/flyer-served-as-html': { type: HTML, body: flyer },
     '/iso-2022-kr': { type: 'text/html; charset=iso-2022-kr', body: html(`<p>${QUOTE}</p>`) },
+    '/two-columns.pdf': { type: 'application/pdf', body: twoColumns },
+    '/hidden-by-class': {
+      type: HTML,
+      body: html(`<style>.old-menu { display: none }</style><p>Eligible homeowners may receive up to $12,500 for home repairs.</p><div class="old-menu">${QUOTE}</div>`),
+    },
   };
   return (request, response, target) => {
     if (target.host !== QUOTE_HOST) return false;

@@ -260,6 +260,14 @@ describe('extractPageText: PDF', () => {
     assert.ok(quoteOccursIn('certifies the final grant: up to $10,000', textOf(await extractPageText(page(mapped, 'application/pdf')))));
   });
 
+  it('a header whose font maps the space to # is unreadable, so a quote missing there is not settled (issue 40 item 8)', async () => {
+    const content = 'BT /F1 12 Tf 54 720 Td (Home Repair Program Guidelines) Tj ET BT /F2 12 Tf 54 700 Td (Grants for roofs and porches.) Tj ET';
+    const pdf = makeOnePagePdf(content, '/F1 5 0 R /F2 7 0 R', [...helveticaWithToUnicode(['<20> <0023>']), { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>' }]);
+    const read = await extractPageText(page(pdf, 'application/pdf'));
+    assert.equal(read.kind === 'text' && read.unreadable, 'pdf text layer unreadable on 1 of 1 pages (broken font encoding)', JSON.stringify(read));
+    assert.ok(quoteOccursIn('Grants for roofs', textOf(read)));
+  });
+
   it('a damaged PDF', async () => {
     const result = await extractPageText(page('%PDF-1.7\nthis is not a PDF body', 'application/pdf'));
     assert.deepEqual(result, { kind: 'inconclusive', format: 'pdf', reason: 'pdf is damaged (invalid structure)' });

@@ -88,3 +88,45 @@ describe('htmlVisibleText: text a browser does not draw', () => {
     assert.equal(quoteOccursIn(OLD, text), false, text);
   });
 });
+
+describe('htmlVisibleText: text a page style sheet hides (issue 40 item 7)', () => {
+  const styled = (css: string, body: string) => `<!doctype html><html><head><title>Home Repair</title><style>${css}</style></head><body><p>Intro.</p>${body}<p>Call 311.</p></body></html>`;
+  const hidden: Array<[string, string, string]> = [
+    ['a class setting display:none', '.old-offer { color: red; display: none }', `<div class="panel old-offer">${OLD}</div>`],
+    ['an id setting visibility:hidden', '#menu{visibility:hidden}', `<nav id="menu"><p>${OLD}</p></nav>`],
+    ['an element selector', 'aside { display:none; }', `<aside>${OLD}</aside>`],
+    ['a selector list with a compound selector', 'h2, div.legacy.note { display: none }', `<div class="note legacy">${OLD}</div>`],
+    ['a class moving the box off-screen', '.offer { position: absolute; left: -10000px }', `<p class="offer">${OLD}</p>`],
+    ['a class defined in the body\'s own <style>', 'p{}', `<style>.gone{display:none}</style><p class="gone">${OLD}</p>`],
+    ['the sr-only class, whose rule is in a style sheet not fetched', '', `<span class="sr-only">${OLD}</span>`],
+    ['the visually-hidden class', '', `<span class="visually-hidden">${OLD}</span>`],
+    ['the screen-reader-text class (WordPress)', '', `<span class="screen-reader-text">${OLD}</span>`],
+  ];
+  for (const [what, css, body] of hidden) {
+    it(`${what}: left out`, () => {
+      const { text } = htmlVisibleText(styled(css, body));
+      assert.equal(quoteOccursIn(OLD, text), false, text);
+      assert.ok(text.includes('Call 311.'), 'the rest of the page is read');
+    });
+  }
+
+  const shown: Array<[string, string, string]> = [
+    ['hidden="until-found" (find-in-page shows it)', '', `<div hidden="until-found">${OLD}</div>`],
+    ['a rule inside @media print', '@media print { .offer { display: none } }', `<p class="offer">${OLD}</p>`],
+    ['a rule inside @media for narrow screens', '@media (max-width: 600px) { .offer { display: none } } .x{color:red}', `<p class="offer">${OLD}</p>`],
+    ['a descendant selector (not read: it may not apply)', '.closed .offer { display: none }', `<p class="offer">${OLD}</p>`],
+    ['a pseudo-class (not read)', '.offer:hover { display: none }', `<p class="offer">${OLD}</p>`],
+    ['a more specific rule showing it again', '.offer { display: none } p.offer { display: block }', `<p class="offer">${OLD}</p>`],
+    ['a later rule of the same specificity showing it again', '.offer { display: none } .shown { display: block }', `<p class="offer shown">${OLD}</p>`],
+    ['an inline style over the class', '.offer { display: none }', `<p class="offer" style="display:block">${OLD}</p>`],
+    ['a class on another element', '.gone { display: none }', `<p class="gone-not">${OLD}</p>`],
+    ['display:none inside a string of another rule', '.a::before { content: "}.offer{display:none}" } .b{color:red}', `<p class="offer">${OLD}</p>`],
+    ['an aspect-ratio box from a class (padding shows the content)', '.ratio{height:0;overflow:hidden;padding-bottom:56%}', `<div class="ratio">${OLD}</div>`],
+  ];
+  for (const [what, css, body] of shown) {
+    it(`${what}: read`, () => {
+      const { text } = htmlVisibleText(styled(css, body));
+      assert.equal(quoteOccursIn(OLD, text), true, text);
+    });
+  }
+});

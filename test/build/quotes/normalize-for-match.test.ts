@@ -21,6 +21,10 @@ const rows: Array<{ what: string; input: string; expected: string }> = [
   { what: 'case: mathematical bold capitals (NFKC then lowercase)', input: '\u{1D400}\u{1D401}', expected: 'ab' },
   { what: 'an invisible between a letter and its accent (NFKC after removal composes them)', input: 'Cafe\u00AD\u0301', expected: 'caf\u00E9' },
   { what: 'nothing but white space and invisibles', input: ' \u00A0\u00AD\u200B\n', expected: '' },
+  { what: 'a vulgar fraction is a space and n/d', input: '48\u00BD cents, \u215C mile', expected: '48 1/2 cents, 3/8 mile' },
+  { what: 'superscript digits, a fraction slash and subscript digits are a space and n/d', input: '48\u00B9\u2044\u2082 and 2\u00B3/\u2084', expected: '48 1/2 and 2 3/4' },
+  { what: 'a fraction slash or a division slash alone is a solidus', input: '1\u20442 3\u22154', expected: '1/2 3/4' },
+  { what: 'a superscript footnote mark is not a fraction', input: '$25,000\u00B9 in repairs', expected: '$25,0001 in repairs' },
   { what: 'ASCII punctuation is kept', input: '$12,000.00 (per home) - up to 50%', expected: '$12,000.00 (per home) - up to 50%' },
 ];
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { normalizeForMatch } from '../../../build/quotes/normalize-for-match.ts';
-import { UNREADABLE_PAGE_SHARE } from '../../../build/quotes/unreadable-text-layer.ts';
+import { SPACE_AS_MARK_RUNS, UNREADABLE_PAGE_SHARE } from '../../../build/quotes/unreadable-text-layer.ts';
 
 const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
 const section = readme.slice(readme.indexOf('### Quote matching'), readme.indexOf('\n## ', readme.indexOf('### Quote matching')));
@@ -26,27 +26,33 @@ function codePoints(text: string): string[] {
 }
 
 describe('corpus/README.md "Quote matching"', () => {
-  it('documents seven steps', () => {
-    for (let n = 1; n <= 7; n++) step(n);
+  it('documents eight steps', () => {
+    for (let n = 1; n <= 8; n++) step(n);
   });
 
   it('step 1: every listed typographic character folds to the ASCII character named', () => {
     const groups = [...step(1).matchAll(/((?:U\+[0-9A-F]{4},? )+)→ `(.)`/g)];
-    assert.equal(groups.length, 3);
+    assert.equal(groups.length, 4);
     for (const [, list, ascii] of groups) {
       for (const char of codePoints(list!)) assert.equal(normalizeForMatch(`a${char}b`), `a${ascii}b`, `U+${char.codePointAt(0)!.toString(16)}`);
     }
   });
 
-  it('step 4: every listed invisible character is removed', () => {
-    const chars = codePoints(step(4));
+  it('step 2: every listed vulgar fraction is spelled out after a space', () => {
+    const chars = codePoints(/character \(([^)]*)\)/.exec(step(2))?.[1] ?? '');
+    assert.equal(chars.length, 19);
+    for (const char of chars) assert.match(normalizeForMatch(`4${char}`), /^4 \d+\/\d+$/, `U+${char.codePointAt(0)!.toString(16)}`);
+  });
+
+  it('step 5: every listed invisible character is removed', () => {
+    const chars = codePoints(step(5));
     assert.equal(chars.length, 6);
     for (const char of chars) assert.equal(normalizeForMatch(`a${char}b`), 'ab');
   });
 
-  it('step 7: every listed white space character, alone or in a run, is one space', () => {
+  it('step 8: every listed white space character, alone or in a run, is one space', () => {
     // The list is the parenthesis after "White_Space" (the step names U+0020 again after it).
-    const chars = codePoints(/White_Space \(([^)]*)\)/.exec(step(7))?.[1] ?? '');
+    const chars = codePoints(/White_Space \(([^)]*)\)/.exec(step(8))?.[1] ?? '');
     assert.equal(chars.length, 25);
     for (const char of chars) {
       assert.equal(normalizeForMatch(`a${char}b`), 'a b');
@@ -58,5 +64,7 @@ describe('corpus/README.md "Quote matching"', () => {
     const rule = /a page is unreadable when at least 1 in (\d+) of its non-white-space characters are such\. A quote found in a PDF with unreadable pages is still `found`/.exec(section.replace(/\s+/g, ' '));
     assert.ok(rule, 'the rule is documented');
     assert.equal(1 / Number(rule[1]), UNREADABLE_PAGE_SHARE);
+    const marks = /when a run of at least (\d+) words is joined by one repeated/.exec(section.replace(/\s+/g, ' '));
+    assert.equal(Number(marks?.[1]), SPACE_AS_MARK_RUNS);
   });
 });

@@ -24,6 +24,12 @@ describe('countUnreadablePages', () => {
     { what: 'two broken pages of three', pages: [page(100, 5), page(100, 0), page(100, 5, '\u0001')], withText: 3, unreadable: 2 },
     { what: 'one broken page of three', pages: [page(100, 5), page(100, 0), page(100, 0)], withText: 3, unreadable: 1 },
     { what: 'pages without text do not count', pages: [page(100, 5), '', ' ', page(100, 0), page(100, 0)], withText: 3, unreadable: 1 },
+    { what: 'a header whose spaces the font draws as #', pages: ['Home#Repair#Program#Guidelines\nGrants up to $5,000'], withText: 1, unreadable: 1 },
+    { what: 'spaces drawn as * in a run of words', pages: ['Apply*at*City*Hall today'], withText: 1, unreadable: 1 },
+    { what: 'a form number and a unit number are text', pages: ['File Form #1040 for Unit #4, Apt#5 or a #hashtag'], withText: 1, unreadable: 0 },
+    { what: 'three words joined by # are not yet a run', pages: ['Repair#Grant#Fund'], withText: 1, unreadable: 0 },
+    { what: 'mixed marks are not a font\'s space', pages: ['snake*case*and#more#words'], withText: 1, unreadable: 0 },
+    { what: 'identifiers joined by underscores are text', pages: ['field applicant_first_name_line here'], withText: 1, unreadable: 0 },
     { what: 'DEL and C1 controls are not counted', pages: ['\u007F\u0085\u0090 ab'], withText: 1, unreadable: 0 },
   ];
   for (const row of rows) {
