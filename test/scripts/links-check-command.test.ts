@@ -1,6 +1,6 @@
 /**
  * `hra links check` end to end: the real CLI in a child process, talking only to a loopback fixture proxy
- * that answers every host itself (test/support/link-fixture-proxy.ts). Test corpora cite made-up `.test`
+ * that answers every host itself (scripts/loopback/link-fixture-proxy.ts). Test corpora cite made-up `.test`
  * hosts; no request ever leaves the machine.
  */
 import * as assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
 import { finishedRun, killAfterAppended, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
