@@ -4,7 +4,7 @@
  * only through the loopback fixture proxy. Each step is the real `hra` command in a child process, and
  * prints one line of what it did; a step that fails stops the rehearsal with its own `hra:` line.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +119,7 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
 function prepareFolder(out: string | undefined): string {
   if (out === undefined) return mkdtempSync(join(tmpdir(), 'hra-rehearsal-'));
   const dir = resolve(out);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliFailure(`--out ${out}: is a file, not a folder`);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new CliFailure(`--out ${out}: must be a new or empty folder (a rehearsal never writes over anything)`);
   try {
     mkdirSync(dir, { recursive: true });
