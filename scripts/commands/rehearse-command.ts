@@ -1,6 +1,6 @@
 /** `hra rehearse`: the whole weekly workflow and the auditor's order offline, on rehearsal data (scripts/rehearse/). */
 import type { Command } from 'commander';
-import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { printJson, progress } from '../cli-failure.ts';
 import { removeRehearsal, runRehearsal } from '../rehearse/run-rehearsal.ts';
 
 /** The flags as commander hands them over. */
@@ -22,13 +22,7 @@ export function registerRehearseCommand(program: Command): void {
       const started = Date.now();
       // With --json, stdout is the summary alone: the step lines go to stderr.
       const print = flags.json ? progress : (line: string) => process.stdout.write(`${line}\n`);
-      let result;
-      try {
-        result = await runRehearsal({ out: flags.out, keep: flags.keep, print });
-      } catch (error) {
-        if (error instanceof CliFailure) progress('rehearse: the rehearsal folder is kept as it was at the failure, to look into');
-        throw error;
-      }
+      const result = await runRehearsal({ out: flags.out, keep: flags.keep, print });
       const seconds = (Date.now() - started) / 1000;
       if (!result.kept) removeRehearsal(result.dir);
       if (flags.json) {

@@ -65,29 +65,29 @@ export function planRehearsalSite(targets: LinkTargets): RehearsalSite {
     return { title: `Program page (${new URL(url).host})`, lines: [NOTE, ...quotes] };
   };
   const answer = (request: IncomingMessage, response: ServerResponse, target: URL): boolean => {
-    const head = request.method === 'HEAD';
     const movedFrom = target.pathname.endsWith(MOVED_SUFFIX) ? byTarget.get(new URL(target.href.replace(MOVED_SUFFIX, '')).href) : undefined;
     const url = movedFrom ?? byTarget.get(target.href);
     if (url === undefined) return false;
+    const send = (status: number, headers: Record<string, string>, body?: string | Buffer) => {
+      response.writeHead(status, headers);
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
     const role = movedFrom === undefined ? roles.get(url) : 'html';
     if (role === 'dead') {
-      response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-      return void response.end(head ? undefined : `<!doctype html><html><head><title>Page not found</title></head><body><h1>Page not found</h1><p>${NOTE}</p></body></html>`), true;
-    }
-    if (role === 'redirect') {
+      send(404, { 'content-type': 'text/html; charset=utf-8' }, `<!doctype html><html><head><title>Page not found</title></head><body><h1>Page not found</h1><p>${NOTE}</p></body></html>`);
+    } else if (role === 'redirect') {
       const to = new URL(target.href);
       to.pathname = `${to.pathname.replace(/\/$/, '')}${MOVED_SUFFIX}`;
-      response.writeHead(301, { location: to.href });
-      return void response.end(), true;
+      send(301, { location: to.href });
+    } else {
+      const { title, lines } = pageText(url, role === 'changed');
+      if (role === 'pdf') send(200, { 'content-type': 'application/pdf' }, textPdf([title, ...lines]));
+      else {
+        const paragraphs = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+        send(200, { 'content-type': 'text/html; charset=utf-8' }, `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${paragraphs}</body></html>`);
+      }
     }
-    const { title, lines } = pageText(url, role === 'changed');
-    if (role === 'pdf') {
-      response.writeHead(200, { 'content-type': 'application/pdf' });
-      return void response.end(head ? undefined : textPdf([title, ...lines])), true;
-    }
-    const body = `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>`;
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    return void response.end(head ? undefined : body), true;
+    return true;
   };
   return { roles, answer };
 }
