@@ -187,7 +187,7 @@ function buildApp(deps: AppDependencies, shared: SharedParts, chains: readonly R
   });
   app.use(renderErrors(logError));
   app.use(versioningHeaders(API_VERSION));
-  app.use(requestGuards());
+  app.use(requestGuards({ limiter, now: deps.now }));
   app.use(router.routes());
   // Unmatched paths: metered like any keyless request, so the 404 carries rate-limit headers (spec 7).
   app.use(publicAccess({ limiter, now: deps.now }));

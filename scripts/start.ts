@@ -3,7 +3,8 @@
  * published revision, even an older one, is served as it is and never repointed unasked), issues demo keys
  * on first run (creating the key store), then serves on the embedded defaults (SQLite key store, in-memory
  * limits). A busy port or a missing dataset is refused before anything is built or written. The settings of `hra serve` apply (HRA_PORT, HRA_HOST, HRA_KEYS,
- * ...), read the same way; any failure is the same one line on stderr as from `hra`.
+ * ...), read the same way; any failure is the same one line on stderr as from `hra`. A snapshot of rehearsal data
+ * (`hra rehearse`) is refused.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import { loadCorpusOrFail } from './commands/load-corpus-or-fail.ts';
 import { openCliKeyStore } from './commands/open-cli-key-store.ts';
 import { registerCommands } from './commands/register-commands.ts';
 import { readTrialCities } from './commands/read-trial-cities.ts';
+import { refuseRehearsalSnapshot } from './commands/refuse-rehearsal-snapshot.ts';
 import { requireListenable } from './commands/require-listenable.ts';
 import { requireFile } from './commands/require-path.ts';
 import { exitAfterFailure } from './exit-after-failure.ts';
@@ -42,6 +44,7 @@ async function prepareQuickStart(): Promise<void> {
   await requireListenable(config);
   const current = join(OUT, CURRENT_SNAPSHOT);
   if (resolve(config.dataset) !== resolve(current)) requireFile(config.sources.dataset, config.dataset, 'snapshot file');
+  if (existsSync(config.dataset)) refuseRehearsalSnapshot(config.sources.dataset, config.dataset);
   const corpus = loadCorpusOrFail(CORPUS);
   const { revision } = computeRevision(corpus);
   const published = existsSync(current) ? basename(realpathSync(current), '.sqlite') : undefined;
@@ -53,6 +56,8 @@ async function prepareQuickStart(): Promise<void> {
     progress(`start: serving the published revision ${published} of ${current}; the corpus would build to ${revision} (publish it with: npm run --silent hra -- build --corpus ${CORPUS} --out ${OUT})`);
   }
 
+  // Built from a corpus marked as rehearsal data, the new snapshot is refused as well.
+  refuseRehearsalSnapshot(config.sources.dataset, config.dataset);
   // The trial key may name only cities the served dataset has live (the same check as `hra keys create`).
   const liveCitySlugs = readTrialCities(config.sources.dataset, config.dataset);
   const store = await openCliKeyStore(config.keys, { create: true, source: config.sources.keys });

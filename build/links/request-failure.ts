@@ -19,7 +19,9 @@ export class RequestFailure extends Error {
    */
   readonly unreachable: boolean;
 
-  constructor(kind: FailureKind, detail: string, unreachable = kind === 'dns') {
+  constructor(kind: FailureKind, fullDetail: string, unreachable = kind === 'dns') {
+    // A reason is one line of the link-check log and of the report: OpenSSL's text runs on with its file and line.
+    const detail = firstLine(fullDetail);
     super(`${kind}: ${detail}`);
     this.name = 'RequestFailure';
     this.kind = kind;
@@ -27,6 +29,12 @@ export class RequestFailure extends Error {
     this.transient = kind === 'timeout' || kind === 'connection' || kind === 'dns';
     this.unreachable = unreachable;
   }
+}
+
+/** `text` up to its first line break, without trailing space; `text` itself when it is one line. */
+function firstLine(text: string): string {
+  const end = text.search(/[\r\n]/);
+  return end === -1 ? text : text.slice(0, end).trimEnd();
 }
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH$|ERR_SSL)/;

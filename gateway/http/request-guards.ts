@@ -1,10 +1,13 @@
 /**
  * The request guards, in order: method, URL length, percent-escapes, Host (missing, repeated or malformed),
  * Transfer-Encoding. Every request passes them before any route is chosen; the Koa app throws their refusal for its error renderer, and the fast path declines a request
- * they refuse, so Koa answers it.
+ * they refuse, so Koa answers it. A 400 `MALFORMED_URL` is metered per client address first, as a request
+ * no route matched is, so it carries the rate-limit headers spec 7 gives every 400; no route can be chosen
+ * for a target that does not decode, so the address's window is the one it is metered by.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
+import { meterPublic, type PublicAccessDependencies } from '../access/public-access.ts';
 import { ApiError } from './api-error.ts';
 import type { GatewayState } from './gateway-state.ts';
 import { hasMalformedPercentEscape } from './malformed-percent-escape.ts';
@@ -65,11 +68,17 @@ function hostHeaderProblem(request: Pick<IncomingMessage, 'httpVersionMajor' | '
   return undefined;
 }
 
-/** The guards as Koa middleware: a refused request goes no further. */
-export function requestGuards(): Middleware<GatewayState> {
+/**
+ * The guards as Koa middleware: a refused request goes no further. `metering` meters a malformed target
+ * (and an address whose window is spent gets its 429 instead).
+ */
+export function requestGuards(metering: PublicAccessDependencies): Middleware<GatewayState> {
   return async (ctx, next) => {
     const refusal = requestRefusal(ctx.req);
-    if (refusal !== undefined) throw refusal;
+    if (refusal !== undefined) {
+      if (refusal.code === 'MALFORMED_URL') await meterPublic(metering, ctx.ip, { push: (name, value) => ctx.set(name, value) });
+      throw refusal;
+    }
     await next();
   };
 }

@@ -10,11 +10,14 @@ const nonNegative = { type: 'integer', minimum: 0 } as const;
 /** What the HTTP server and the request guards refuse before any route is chosen: no route's headers reach these. */
 export const REFUSED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST` or `MALFORMED_URL`, 405, 408, 414, 431';
 
+/** Of those, what is answered unmetered: all but `MALFORMED_URL`, which is metered per client address. */
+const UNMETERED_BEFORE_ANY_ROUTE = '400 `MALFORMED_REQUEST`, 405, 408, 414, 431';
+
 /** Where the deprecation headers are sent, and where not: they are the operation's, so nothing refused before one is chosen has them. */
 const DEPRECATION_SCOPE = `Sent on every response of a deprecated operation but those answered before any operation is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`;
 
 /** How the tag of each content coding is formed and revalidates (gateway/encoding/coding-etag.ts). */
-export const ETAG_CODINGS = ' Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent.';
+export const ETAG_CODINGS = ' Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. `If-None-Match` (weak comparison, so `W/` is ignored; any tag of a list; or `*`) revalidates only the representation the request selects: the coding a 200 would send now. A tag of another coding does not match, and the 200 sends the selected coding\'s bytes and tag; the 304 carries the selected coding\'s tag.';
 
 /** `components.headers`: every response header the gateway sends, under its own name or a variant of it. */
 export const openApiHeaders = {
@@ -34,7 +37,7 @@ export const openApiHeaders = {
     schema: { type: 'string', minLength: 8, maxLength: 80 },
   },
   'X-RateLimit-Limit': {
-    description: `Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (${REFUSED_BEFORE_ANY_ROUTE}).`,
+    description: `Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused unmetered before a route is chosen (${UNMETERED_BEFORE_ANY_ROUTE}; a 400 \`MALFORMED_URL\` is metered per client address and carries them).`,
     schema: nonNegative,
   },
   'X-RateLimit-Remaining': {

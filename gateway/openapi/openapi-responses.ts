@@ -93,8 +93,9 @@ export const openApiResponses = {
     { extraHeaders: ['Allow'] },
   ),
   MalformedRequest: errorResponse(
-    'The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen.',
+    'The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen. `MALFORMED_URL` is metered per client address, as a path no operation matches is, and carries that window\'s rate-limit headers; `MALFORMED_REQUEST` carries none.',
     ['MALFORMED_REQUEST', 'MALFORMED_URL'],
+    { metered: true },
   ),
   RequestTimeout: errorResponse('The request headers (10 s) or the whole request (30 s) did not arrive in time; the connection is closed.', ['REQUEST_TIMEOUT']),
   UriTooLong: errorResponse('The request target (path and query) is longer than 8,192 characters.', ['URI_TOO_LONG']),

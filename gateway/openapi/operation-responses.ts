@@ -9,7 +9,7 @@ import { errorResponse } from './openapi-responses.ts';
  */
 export function ownBadRequest(summary: string, codes: readonly ErrorCode[]): object {
   return errorResponse(
-    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, and one whose target holds a malformed percent-escape with \`MALFORMED_URL\`, before any operation is chosen (no rate-limit or \`Vary\` headers).`,
+    `${summary} Do not retry unchanged. A request that is not well-formed HTTP gets the same status with \`MALFORMED_REQUEST\`, and one whose target holds a malformed percent-escape with \`MALFORMED_URL\`, before any operation is chosen (no \`Vary\`; only \`MALFORMED_URL\` carries rate-limit headers, those of the client address\'s window).`,
     [...codes, 'MALFORMED_REQUEST', 'MALFORMED_URL'],
     { metered: true, extraHeaders: ['Vary-Error'] },
   );

@@ -13,6 +13,8 @@ export type ProgramFilters = Partial<Record<FilterName, string>>;
  * Parses the query. A repeated parameter is a 400 (AND of two values of one exact field could only be
  * empty, so it is surely a client bug); a `status` outside its enum is a 400 INVALID_STATUS_FILTER
  * because the spec types it as an enum. Other unknown values match nothing: a valid empty collection.
+ * Values are taken as sent, never trimmed: only an empty value counts as absent (the OpenAPI document's
+ * rule), so `%20` is a value like any other, and `%20available` is no status.
  * Parameters that are not filters are ignored.
  */
 export function parseProgramFilters(query: Readonly<Record<string, string | string[] | undefined>>): ProgramFilters {
@@ -21,10 +23,9 @@ export function parseProgramFilters(query: Readonly<Record<string, string | stri
     const raw = query[name];
     if (raw === undefined) continue;
     if (Array.isArray(raw)) throw new ApiError(400, 'INVALID_PARAMETER', `query parameter ${name} must be given at most once`);
-    const value = raw.trim();
-    if (value === '') continue;
-    if (value.length > 200) throw new ApiError(400, 'INVALID_PARAMETER', `query parameter ${name} is too long`);
-    filters[name] = value;
+    if (raw === '') continue;
+    if (raw.length > 200) throw new ApiError(400, 'INVALID_PARAMETER', `query parameter ${name} is too long`);
+    filters[name] = raw;
   }
   if (filters.status !== undefined && !(FUNDING_STATUSES as readonly string[]).includes(filters.status)) {
     throw new ApiError(400, 'INVALID_STATUS_FILTER', `status must be one of ${FUNDING_STATUSES.join(', ')}`);

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { startLinkFixture } from '../loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../../test/support/link-test-corpus.ts';
 import { gzipped, makeInflatingPdf, makeMisnestedHtml } from '../../test/support/make-hostile-pages.ts';
 import { describeMachine } from './describe-machine.ts';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --links`: `hra links check` over the cited URLs of a corpus at the published scale,
- * against the loopback fixture proxy of the tests (test/support/link-fixture-proxy.ts) answering every
+ * against the loopback fixture proxy of the tests (scripts/loopback/link-fixture-proxy.ts) answering every
  * site in about 20 ms. Measures the run's duration, peak RSS and the most requests the fixture saw in
  * flight to one host; a second run over a quarter of the URLs shows memory does not follow the URL count.
  */
@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { visitCitations } from '../../build/links/visit-citations.ts';
-import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { startLinkFixture } from '../loopback/link-fixture-proxy.ts';
 import { HTML_PAGE_SHAPES, PDF_SIZES } from './bench-page-shapes.ts';
 import { createBenchQuotePages, PDF_SHARE } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';

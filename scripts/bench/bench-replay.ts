@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { readProcessRss } from '../../build/quotes/read-process-rss.ts';
-import { startLinkFixture } from '../../test/support/link-fixture-proxy.ts';
+import { startLinkFixture } from '../loopback/link-fixture-proxy.ts';
 import { CHECK_FLAGS, FIXTURE_DELAY_MS, moveToTestHosts } from './bench-links.ts';
 import { createBenchQuotePages } from './bench-quote-pages.ts';
 import { describeMachine } from './describe-machine.ts';

@@ -249,7 +249,9 @@ function printSummary(
   else if (run.file !== undefined) lines.push(`appended ${run.appended} attempts to ${run.file}`);
   if (!run.dryRun && quoteRun.file !== undefined) lines.push(`appended ${quoteChecked} quote checks to ${quoteRun.file}`);
   if (run.asOf !== undefined) lines.push(`moved ${MANIFEST_FILE} asOf from ${run.asOf.from} to ${run.asOf.to} (review staleness is served counted from it)`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // A dry run's stdout is its NDJSON attempts alone, for a pipe to read; the summary is progress then.
+  if (run.dryRun) progress(lines.join('\n'));
+  else process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function count(flag: string, text: string, min: number): number {

@@ -1,5 +1,6 @@
 /** `hra links check` and `hra links report`: the weekly verification of the URLs served records cite. */
 import type { Command } from 'commander';
+import { CliFailure } from '../cli-failure.ts';
 import { CHECK_FLAG_DEFAULTS, runLinksCheck, type LinksCheckFlags } from './links-check-action.ts';
 import { runLinksReport, type LinksReportFlags } from './links-report-action.ts';
 
@@ -8,8 +9,12 @@ export function registerLinksCommand(program: Command): void {
   const links = program.command('links').description('check the cited URLs and report the ones to correct (evidence/link-checks.ndjson)');
   const defaults = CHECK_FLAG_DEFAULTS;
 
+  // Commander lets the last of `--archive <dir>` and `--no-archive` win; given both, the operator meant one.
+  const archiveFlags = new Set<string>();
   links
     .command('check')
+    .on('option:archive', () => archiveFlags.add('--archive'))
+    .on('option:no-archive', () => archiveFlags.add('--no-archive'))
     .description('check cited URLs and amount quotes not checked within --max-age-days, appending each URL\'s attempt and quote checks as it finishes')
     .requiredOption('--corpus <dir>', 'corpus folder')
     .option('--at <date-time>', 'time of the run, ISO 8601 with a timezone; attempts record its UTC date (default: now)')
@@ -29,7 +34,10 @@ export function registerLinksCommand(program: Command): void {
     .option('--archive-roll-mb <n>', 'start a new WARC file once one reaches this many MiB', defaults.archiveRollMb)
     .option('--dry-run', 'check, but append nothing and archive nothing: print the attempts on stdout instead')
     .option('--json', 'print a JSON summary as the last stdout line')
-    .action((flags: LinksCheckFlags) => runLinksCheck(flags));
+    .action((flags: LinksCheckFlags) => {
+      if (archiveFlags.size === 2) throw new CliFailure('--archive and --no-archive: give one of them; nothing was checked or appended');
+      return runLinksCheck(flags);
+    });
 
   links
     .command('report')

@@ -7,6 +7,7 @@ import { registerKeysCommand } from './keys-command.ts';
 import { registerLinksCommand } from './links-command.ts';
 import { registerPruneCommand } from './prune-command.ts';
 import { registerQuotesCommand } from './quotes-command.ts';
+import { registerRehearseCommand } from './rehearse-command.ts';
 import { registerReviewsCommand } from './reviews-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
@@ -23,4 +24,5 @@ export function registerCommands(program: Command): void {
   registerReviewsCommand(program);
   registerArchiveCommand(program);
   registerServeCommand(program);
+  registerRehearseCommand(program);
 }

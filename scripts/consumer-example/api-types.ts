@@ -844,7 +844,7 @@ export interface components {
             };
         };
         /**
-         * @description The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen. Branch on the status and `code`, never on the `error` text. Codes:
+         * @description The HTTP server could not parse the request (request line, header name or value, framing), and the connection is closed; or the request target holds a malformed percent-escape. Answered before any operation is chosen. `MALFORMED_URL` is metered per client address, as a path no operation matches is, and carries that window's rate-limit headers; `MALFORMED_REQUEST` carries none. Branch on the status and `code`, never on the `error` text. Codes:
          *
          *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
          *     - `MALFORMED_URL`: the request target holds a malformed percent-escape (`%` not followed by two hex digits, or escapes that do not decode to UTF-8), in the path or the query.
@@ -855,6 +855,11 @@ export interface components {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Cache-Control": components["headers"]["Cache-Control-Error"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1016,7 +1021,7 @@ export interface components {
         "X-Dataset-Revision": string;
         /** @description The caller's `X-Request-ID` when it is safe (8-80 characters, first a letter or digit, then letters, digits, `.`, `_`, `:`, `-`, and not shaped like an API key: one starting `hra_t_`, `hra_n_` or `hra_c_` in any case is never adopted, so a key sent there by mistake reaches neither the logs nor the response), else a generated opaque ID. Sent on every response. */
         "X-Request-ID": string;
-        /** @description Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused before a route is chosen (400 `MALFORMED_REQUEST` or `MALFORMED_URL`, 405, 408, 414, 431). */
+        /** @description Requests allowed in the active window (the window closest to exhaustion). Omitted when a keyless route is served while rate-limit storage is unreachable, on the 503 of an authentication or rate-limit storage outage, and on what is refused unmetered before a route is chosen (400 `MALFORMED_REQUEST`, 405, 408, 414, 431; a 400 `MALFORMED_URL` is metered per client address and carries them). */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the active window. Present whenever `X-RateLimit-Limit` is. */
         "X-RateLimit-Remaining": number;
@@ -1028,7 +1033,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. Sent on 429, and on 503 when the server can state a delay (authentication or rate-limit storage outages, an unavailable snapshot: `DATASET_UNAVAILABLE`). Back off exponentially with jitter regardless. */
         "Retry-After": number;
-        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. Any of them, weak (`W/`) or in a list, revalidates the document in every coding; the 304 carries the tag the client sent. */
+        /** @description Strong entity tag of the document. Only on the ETag allowlist: `/api/sample`, `/api/dataset/schema`, `/api/dataset/export-schema`, `/openapi.json` and `/docs`; send it back in `If-None-Match` to receive 304. Each content coding is its own representation with its own tag: the identity tag with `-br` or `-gzip` inside the quotes. `If-None-Match` (weak comparison, so `W/` is ignored; any tag of a list; or `*`) revalidates only the representation the request selects: the coding a 200 would send now. A tag of another coding does not match, and the 200 sends the selected coding's bytes and tag; the 304 carries the selected coding's tag. */
         ETag: string;
         /** @description `Cache-Control` of an ETag-allowlisted public document: `public, no-cache`. */
         "Cache-Control-Cacheable": "public, no-cache";
@@ -1541,7 +1546,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
@@ -1673,7 +1678,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description `status` was repeated. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `MALFORMED_REQUEST`: the request is not well-formed HTTP/1.1 (a bad request line, header name or value, or framing; a missing, repeated or malformed `Host`); the connection is closed.
@@ -1815,7 +1820,7 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
@@ -1985,7 +1990,7 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
@@ -2132,7 +2137,7 @@ export interface operations {
                 };
             };
             /**
-             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A filter parameter is malformed. A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_STATUS_FILTER`: `status` is not one of available, waitlist, closed, unknown.
@@ -2433,7 +2438,7 @@ export interface operations {
                 };
             };
             /**
-             * @description A parameter is missing or malformed, `city` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError; a trial key's 400 comes before the key is accepted, without `Vary`). A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no rate-limit or `Vary` headers). Branch on the status and `code`, never on the `error` text. Codes:
+             * @description A parameter is missing or malformed, `city` is not a licensed live city, or a trial key named no city (that body is a TrialScopeError; a trial key's 400 comes before the key is accepted, without `Vary`). A query of more than 32 parameters (repeats count) is a 400 `INVALID_PARAMETER`. Do not retry unchanged. A request that is not well-formed HTTP gets the same status with `MALFORMED_REQUEST`, and one whose target holds a malformed percent-escape with `MALFORMED_URL`, before any operation is chosen (no `Vary`; only `MALFORMED_URL` carries rate-limit headers, those of the client address's window). Branch on the status and `code`, never on the `error` text. Codes:
              *
              *     - `INVALID_PARAMETER`: a filter or `status` query parameter is repeated, a filter value is longer than 200 characters, or the query has more than 32 parameters (repeats count).
              *     - `INVALID_DATE`: `since` is missing, repeated or not a calendar date (YYYY-MM-DD).

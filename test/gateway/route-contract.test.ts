@@ -193,6 +193,9 @@ describe('route contract', () => {
     it(`${path}: the refusals answered before any operation is chosen (400, 405, 414, 431)`, async () => {
       await expectDeclared(gateway, path, { method: 'POST', status: 405, code: 'METHOD_NOT_ALLOWED' });
       await expectDeclared(gateway, `${path}${path.includes('?') ? '&' : '?'}pad=${'x'.repeat(MAX_URL_LENGTH)}`, { status: 414, code: 'URI_TOO_LONG' });
+      // Metered per client address: its rate-limit headers are declared and sent (spec 7).
+      const undecodable = await expectDeclared(gateway, `${path}${path.includes('?') ? '&' : '?'}probe=%FF`, { status: 400, code: 'MALFORMED_URL' });
+      assert.match(undecodable.headers.get('x-ratelimit-limit') ?? '', /^\d+$/, `${path} MALFORMED_URL`);
       const malformed = await askRaw(gateway.url, path, { 'Content-Length': '5', 'Transfer-Encoding': 'chunked' });
       assert.deepEqual([malformed.status, malformed.code], [400, 'MALFORMED_REQUEST']);
       declarations.check(path, malformed, `${path} malformed`);

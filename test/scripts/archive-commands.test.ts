@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex } from '../../build/archive/archive-index.ts';
 import { archiveRun } from '../support/evidence-archive-fixture.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastJsonLine, lastLine, runHra, runHraAsync, stderrLines } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

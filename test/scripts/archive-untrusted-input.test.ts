@@ -13,7 +13,7 @@ import { openArchiveIndex } from '../../build/archive/archive-index.ts';
 import { MAX_RECORD_BYTES } from '../../build/archive/archive-read-limits.ts';
 import { warcPayloadDigest } from '../../build/archive/payload-digest.ts';
 import { writeZeroBomb } from '../support/craft-warc-member.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { hraEnv, lastJsonLine, lastLine, ROOT, runHra, runHraAsync, stderrLines, TSX_NODE_ARGS } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

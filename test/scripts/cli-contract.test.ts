@@ -113,6 +113,7 @@ describe('every refusal of every command is one stderr line, whatever the messag
     ['archive prune', () => ['archive', 'prune', '--archive', aFile, '--keep-weeks', '4'], /^hra: --archive \S+a-file\.txt: is a file, not a WARC archive folder$/],
     ['quotes check', () => ['quotes', 'check', '--page', dir, '--quote', 'up to $10,000'], /^hra: --page \S+: is a directory, not a page file$/],
     ['quotes replay', () => ['quotes', 'replay', '--corpus', MINI_CORPUS, '--archive', missing, '--verify'], /^hra: --archive \S+no-such-corpus: archive directory not found$/],
+    ['rehearse', () => ['rehearse', '--out', aFile], /^hra: --out \S+a-file\.txt: is a file, not a folder$/],
     ['keys create', () => ['keys', 'create', '--keys', 'mysql://x@y/z', '--tier', 'nonprofit'],
       /^hra: --keys: unknown key store scheme "mysql:\/\/" \(postgres:\/\/ or postgresql:\/\/ for PostgreSQL, or the path of a SQLite file\)$/],
     ['keys list', () => ['keys', 'list', '--keys', 'postgress://hra:s3cret@127.0.0.1/hra'], /^hra: --keys: unknown key store scheme "postgress:\/\/" /],
@@ -186,7 +187,8 @@ describe('--json failures', () => {
 
   for (const path of paths) {
     it(`hra ${path.join(' ')} --json, missing its inputs: one stderr line and {"ok": false, "error"} last on stdout`, () => {
-      const run = runHra([...path, '--json']);
+      // rehearse needs no input: an --out that is a file is its refusal.
+      const run = runHra([...path, ...(path.join(' ') === 'rehearse' ? ['--out', aFile] : []), '--json']);
       assert.notEqual(run.status, 0);
       const lines = stderrLines(run);
       assert.equal(lines.length, 1, run.stderr);

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../build/archive/archive-index.ts';
 import { readArchivedRecord } from '../../build/archive/read-archived-record.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
 import { nodeWarcPayload, readArchivedExchanges } from '../support/read-with-node-warc.ts';
 import { killAfterAppended, runHraAsync } from '../support/run-hra.ts';

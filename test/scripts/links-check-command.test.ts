@@ -1,6 +1,6 @@
 /**
  * `hra links check` end to end: the real CLI in a child process, talking only to a loopback fixture proxy
- * that answers every host itself (test/support/link-fixture-proxy.ts). Test corpora cite made-up `.test`
+ * that answers every host itself (scripts/loopback/link-fixture-proxy.ts). Test corpora cite made-up `.test`
  * hosts; no request ever leaves the machine.
  */
 import * as assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
 import { finishedRun, killAfterAppended, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';
@@ -255,6 +255,14 @@ describe('hra links check, dry run and --url', () => {
       ]);
       const summary = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
       assert.deepEqual([summary.checked, summary.appended, summary.dryRun, summary.cited], [2, 0, true, 2]);
+      // Without --json too, stdout is NDJSON alone: the summary goes to stderr with the progress.
+      const plain = await runHraAsync(['links', 'check', '--corpus', corpus, '--at', AT, '--proxy', fixture.proxyUrl, ...FAST, '--dry-run', '--url', 'http://site.test/missing']);
+      assert.equal(plain.status, 0, plain.stderr);
+      const plainLines = plain.stdout.trimEnd().split('\n');
+      assert.ok(plainLines.length >= 1);
+      for (const line of plainLines) assert.doesNotThrow(() => JSON.parse(line), `stdout line ${JSON.stringify(line)} is JSON`);
+      assert.match(plain.stderr, /^dry run: nothing appended$/m);
+      assert.match(plain.stderr, /^links: 1 cited URLs/m);
       assert.deepEqual(new Set(fixture.requests.map((request) => request.host)), new Set(['site.test', 'beta.test']));
     } finally {
       await fixture.close();
@@ -293,6 +301,9 @@ describe('hra links check, bad input', () => {
     await refuses('uncited --url', corpus, [...proxy, '--url', 'http://nowhere.test/x'], /^hra: --url http:\/\/nowhere\.test\/x: no program of a live city and no national record cites it$/);
     await refuses('bad --per-host', corpus, [...proxy, '--per-host', '0'], /^hra: --per-host "0": must be a whole number of at least 1$/);
     await refuses('bad --at', corpus, [...proxy, '--at', '2026-11-20'], /^hra: --at "2026-11-20": must be an ISO 8601 date-time with a timezone/);
+    for (const both of [['--archive', join(work, 'bad-archive'), '--no-archive'], ['--no-archive', '--archive', join(work, 'bad-archive')]]) {
+      await refuses(both.join(' '), corpus, [...proxy, ...both], /^hra: --archive and --no-archive: give one of them; nothing was checked or appended$/);
+    }
     const noContact = writeLinkTestCorpus(join(work, 'no-contact'), { manifest: { contact: undefined } });
     await refuses('no contact', noContact, proxy, /^hra: .*no-contact\/manifest\.json: no "contact" URL for the User-Agent \(add one, or pass --user-agent\)$/);
     const broken = writeLinkTestCorpus(join(work, 'broken'));

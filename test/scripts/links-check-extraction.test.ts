@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { makeTestPdf } from '../support/make-test-pdf.ts';
 import { finishedRun, spawnHra } from '../support/run-hra.ts';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

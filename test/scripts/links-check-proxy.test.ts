@@ -10,7 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startBadGatewayProxy } from '../support/bad-gateway-proxy.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { lastLine, runHraAsync, type HraRun } from '../support/run-hra.ts';
 import { createTestCertificate } from '../support/test-certificate.ts';

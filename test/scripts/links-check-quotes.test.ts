@@ -13,7 +13,7 @@ import { quoteDigest } from '../../build/derive/quote-digest.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { createQuotePages, QUOTE_CASES, QUOTE_HOST } from '../support/quote-fixture-pages.ts';
 import { finishedRun, lastLine, runHraAsync, spawnHra } from '../support/run-hra.ts';

@@ -16,7 +16,7 @@ import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { latestConclusiveQuoteCheck } from '../../build/derive/mechanical-quote-verdict.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { editArchivedPayload } from '../support/edit-archived-payload.ts';
-import { startLinkFixture, type LinkFixture } from '../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
 import { createQuotePages, QUOTE, QUOTE_CASES, QUOTE_HOST } from '../support/quote-fixture-pages.ts';
 import { runHraAsync, stderrLines, type HraRun } from '../support/run-hra.ts';

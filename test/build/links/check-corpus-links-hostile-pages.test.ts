@@ -14,7 +14,7 @@ import { createLinkDispatcher } from '../../../build/links/create-link-dispatche
 import { watchEventLoop, type EventLoopBlocks } from '../../../build/links/watch-event-loop.ts';
 import type { QuoteTask } from '../../../build/links/select-quote-targets.ts';
 import { createPageTextExtractor, type PageTextExtractor } from '../../../build/quotes/create-page-text-extractor.ts';
-import { startLinkFixture, type LinkFixture } from '../../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../../scripts/loopback/link-fixture-proxy.ts';
 import { gzipped, makeInflatingPdf, makeMisnestedHtml } from '../../support/make-hostile-pages.ts';
 
 const OPTIONS: LinkRunOptions = { checkedAt: '2026-11-20', concurrency: 4, perHost: 1, hostIntervalMs: 0, timeoutMs: 10_000, retries: 0, userAgent: 'hra-test', extractConcurrency: 2 };

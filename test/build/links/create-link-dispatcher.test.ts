@@ -11,7 +11,7 @@ import { createLinkDispatcher } from '../../../build/links/create-link-dispatche
 import type { ResolveHost } from '../../../build/links/guarded-lookup.ts';
 import { RequestFailure } from '../../../build/links/request-failure.ts';
 import { sendRequest } from '../../../build/links/send-request.ts';
-import { startLinkFixture, type LinkFixture } from '../../support/link-fixture-proxy.ts';
+import { startLinkFixture, type LinkFixture } from '../../../scripts/loopback/link-fixture-proxy.ts';
 
 
 /** A resolver answering from a table, like a DNS server that answers what it likes. */

@@ -131,6 +131,13 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
+  it('says an ETag revalidates only the coding the request selects, as the gateway answers (compressed-responses.test.ts)', () => {
+    const description = (doc.components as unknown as { headers: Record<string, { description: string }> }).headers.ETag?.description ?? '';
+    assert.match(description, /revalidates only the representation the request selects/);
+    assert.match(description, /A tag of another coding does not match/);
+    assert.doesNotMatch(description, /every coding/);
+  });
+
   it('gives every success X-Dataset-Revision and every error none, with X-Request-ID on both', () => {
     for (const [path, statuses] of EXPECTED_STATUSES) {
       for (const status of statuses) {

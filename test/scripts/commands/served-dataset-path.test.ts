@@ -4,10 +4,12 @@
  * for arguments that do not start the server.
  */
 import * as assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseGatewayConfig } from '../../../gateway/config/parse-gateway-config.ts';
 import { servedDatasetPath } from '../../../scripts/commands/served-dataset-path.ts';
+import { ROOT } from '../../support/run-hra.ts';
 
 const CASES: Array<{ name: string; args: string[]; env?: Record<string, string>; flag?: string }> = [
   { name: 'the default', args: ['serve', '--port', '0'] },
@@ -38,5 +40,22 @@ describe('servedDatasetPath', () => {
 
   it('reads no option after --', () => {
     assert.equal(servedDatasetPath(['serve', '--', '--dataset', 'late.sqlite'], {}), resolve('dist/current.sqlite'));
+  });
+  it('skips the early hash exactly where docs/operators.md says it does', () => {
+    const operators = readFileSync(join(ROOT, 'docs/operators.md'), 'utf8');
+    const paragraph = /\*\*When the early hash is skipped:\*\*([^]*?)\n\n/.exec(operators)?.[1] ?? '';
+    // Each documented case, with the phrase that names it and arguments that show it.
+    const skipped: Array<[string, string[]]> = [
+      ['`serve` is not the first word', ['keys', 'serve']],
+      ['with `--help`', ['serve', '--help']],
+      ['`--dataset` given no value', ['serve', '--dataset']],
+    ];
+    for (const [phrase, args] of skipped) {
+      assert.ok(paragraph.replace(/\s+/g, ' ').includes(phrase), `operators.md names: ${phrase}`);
+      assert.equal(servedDatasetPath(args, {}), undefined, args.join(' '));
+    }
+    // npm start serves through scripts/start.ts, which never reads the arguments first.
+    assert.match(paragraph, /under `npm start`/);
+    assert.doesNotMatch(readFileSync(join(ROOT, 'scripts/start.ts'), 'utf8'), /startSnapshotHash/);
   });
 });

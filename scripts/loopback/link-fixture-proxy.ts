@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP proxy for link-check tests and the links benchmark. It answers every request itself,
+ * A loopback HTTP proxy for link-check tests, the links benchmark and `hra rehearse`. It answers every request itself,
  * for any host name, with one behaviour per path, and never opens a connection anywhere: absolute-form
  * requests (`GET http://agency-a.test/missing`) are answered directly, and a CONNECT tunnel is answered
  * by this same server, over TLS when a certificate is given. It records, per `Host`, how many requests
