@@ -176,9 +176,32 @@ export const linkCheckSchema = {
 } as const;
 
 /**
- * One line of `corpus/evidence/source-reviews.ndjson`: a dated model-assisted review of a program's cited
- * page. `identity` reviews judge only whether the page is the program; `amount` reviews also quote the
- * page's benefit ceiling verbatim, and say whether that quote was found mechanically in fetched text.
+ * Who or what made a source review (issue 38): a model behind an OpenAI-compatible endpoint, named with
+ * the prompt template's version, or a person by name. A line without it is hand-typed and "unattributed".
+ */
+export const reviewerSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'model', 'endpointHost', 'promptVersion'],
+      properties: { kind: { const: 'model' }, model: nonEmpty, endpointHost: nonEmpty, promptVersion: nonEmpty },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'name'],
+      properties: { kind: { const: 'person' }, name: nonEmpty },
+    },
+  ],
+} as const;
+
+/**
+ * One line of `corpus/evidence/source-reviews.ndjson`: a dated review of a program's cited page.
+ * `identity` reviews judge only whether the page is the program; `amount` reviews also quote the page's
+ * benefit ceiling verbatim, and say whether that quote was found mechanically in fetched text.
+ * Provenance is optional: `reviewer`, the archived page it saw (`warcRecordId`, `payloadSha256`), and for
+ * a model's review the archived model exchange (`exchange`), which only a model's review may carry.
  */
 export const sourceReviewSchema = {
   $id: 'corpus:source-review',
@@ -193,10 +216,28 @@ export const sourceReviewSchema = {
     identityMatch: { type: 'boolean' },
     amountQuote: nonEmpty,
     quoteFoundInPage: { type: 'boolean' },
+    reviewer: reviewerSchema,
+    warcRecordId,
+    payloadSha256: sha256,
+    exchange: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['requestRecordId', 'responseRecordId'],
+      properties: { requestRecordId: warcRecordId, responseRecordId: warcRecordId },
+    },
   },
-  if: { properties: { kind: { const: 'amount' } } },
-  then: { required: ['amountQuote', 'quoteFoundInPage'] },
-  else: { not: { anyOf: [{ required: ['amountQuote'] }, { required: ['quoteFoundInPage'] }] } },
+  allOf: [
+    {
+      if: { properties: { kind: { const: 'amount' } } },
+      then: { required: ['amountQuote', 'quoteFoundInPage'] },
+      else: { not: { anyOf: [{ required: ['amountQuote'] }, { required: ['quoteFoundInPage'] }] } },
+    },
+    {
+      if: { required: ['reviewer'], properties: { reviewer: { properties: { kind: { const: 'model' } } } } },
+      then: { required: ['exchange', 'warcRecordId', 'payloadSha256'] },
+      else: { not: { required: ['exchange'] } },
+    },
+  ],
 } as const;
 
 /**

@@ -13,6 +13,14 @@ import { utcDayNumber } from './utc-day-number.ts';
 /** A review this many days old or older is stale (spec 2.2: "at least 90 days old"). */
 export const REVIEW_STALE_AFTER_DAYS = 90;
 
+/**
+ * The first UTC day number on which a review dated `reviewedAt` counts as stale: the one staleness rule,
+ * which the derivation, `links report` and `reviews due` all read.
+ */
+export function reviewStaleDay(reviewedAt: string): number {
+  return utcDayNumber(reviewedAt, 'reviewedAt') + REVIEW_STALE_AFTER_DAYS;
+}
+
 /** Longest `sourceEvidence` excerpt, in characters (code points), ellipses included. */
 export const EVIDENCE_MAX_CHARS = 280;
 
@@ -78,7 +86,7 @@ export function deriveFreshness(inputs: FreshnessInputs): Freshness {
     return { linkStatus, confidence, lastChecked, sourceReviewed: false };
   }
 
-  const stale = asOfDay - utcDayNumber(review.reviewedAt, 'reviewedAt') >= REVIEW_STALE_AFTER_DAYS;
+  const stale = asOfDay >= reviewStaleDay(review.reviewedAt);
   const quote = review.amountQuote?.trim() ?? '';
   const figure = bindAmount(review, quote, inputs.maxAmount);
   const amountVerified = figure !== undefined;

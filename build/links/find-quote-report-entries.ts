@@ -4,7 +4,7 @@
  */
 import type { Corpus, QuoteCheck } from '../corpus/corpus-types.ts';
 import { recordKey } from '../derive/apply-corrections.ts';
-import { REVIEW_STALE_AFTER_DAYS } from '../derive/derive-freshness.ts';
+import { reviewStaleDay } from '../derive/derive-freshness.ts';
 import { groupBy } from '../derive/group-by.ts';
 import { latestReview } from '../derive/latest-review.ts';
 import { latestConclusiveQuoteCheck } from '../derive/mechanical-quote-verdict.ts';
@@ -55,7 +55,7 @@ export function findQuoteReportEntries(corpus: Corpus, today: string): QuoteRepo
     const key = recordKey(city, programId);
     const review = latestReview(reviews.get(key) ?? []);
     if (review === undefined) return;
-    const staleNumber = utcDayNumber(review.reviewedAt, 'reviewedAt') + REVIEW_STALE_AFTER_DAYS;
+    const staleNumber = reviewStaleDay(review.reviewedAt);
     if (staleNumber > todayNumber && staleNumber <= todayNumber + STALE_WARNING_DAYS) {
       staleSoon.push({ city, programId, reviewedAt: review.reviewedAt, kind: review.kind, staleOn: dayString(staleNumber) });
     }
