@@ -3,8 +3,7 @@
  * serves it (corrections applied), with the five audited fields and the archived page a person checks.
  */
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { readCityPrograms } from '../corpus/load-corpus.ts';
-import { createRecordDeriver } from '../derive/derive-record.ts';
+import { visitServedRecords } from '../derive/visit-served-records.ts';
 import { latestAttemptByUrl } from '../links/latest-attempt.ts';
 
 /** The fields the strict audit checks, in worksheet order. */
@@ -35,27 +34,20 @@ export interface FrameRecord {
 
 /** Reads the frame in a stable order: by city slug, then program id (code-unit order). */
 export function readAuditFrame(corpus: Corpus, strata: AuditStrata): FrameRecord[] {
-  const derive = createRecordDeriver(corpus);
   const latest = latestAttemptByUrl(corpus.linkChecks);
   const frame: FrameRecord[] = [];
-  for (const city of corpus.cities) {
-    if (city.status !== 'live') continue;
-    for (const row of readCityPrograms(corpus, city.slug)) {
-      const record = derive(city.slug, row);
-      if (record.exclusion !== 'served') continue;
-      const served = JSON.parse(record.body) as Record<string, unknown>;
-      const stored = Object.fromEntries(AUDIT_FIELDS.map((field) => [field, cell(served[field])])) as Record<AuditField, string>;
-      const check = record.url === null ? undefined : latest.get(record.url);
-      frame.push({
-        city: city.slug,
-        programId: record.id,
-        stratum: strata === 'city' ? city.slug : record.freshness.confidence,
-        stored,
-        warcRecordId: check?.warcRecordId,
-        payloadSha256: check?.payloadSha256,
-      });
-    }
-  }
+  visitServedRecords(corpus, ({ city, record, served }) => {
+    const stored = Object.fromEntries(AUDIT_FIELDS.map((field) => [field, cell(served[field])])) as Record<AuditField, string>;
+    const check = record.url === null ? undefined : latest.get(record.url);
+    frame.push({
+      city,
+      programId: record.id,
+      stratum: strata === 'city' ? city : record.freshness.confidence,
+      stored,
+      warcRecordId: check?.warcRecordId,
+      payloadSha256: check?.payloadSha256,
+    });
+  }, { national: false });
   return frame.sort((a, b) => compare(a.city, b.city) || compare(a.programId, b.programId));
 }
 

@@ -8,6 +8,7 @@ import { registerKeysCommand } from './keys-command.ts';
 import { registerLinksCommand } from './links-command.ts';
 import { registerPruneCommand } from './prune-command.ts';
 import { registerQuotesCommand } from './quotes-command.ts';
+import { registerReviewsCommand } from './reviews-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSynthCommand } from './synth-command.ts';
 
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerChangesCommand(program);
   registerLinksCommand(program);
   registerQuotesCommand(program);
+  registerReviewsCommand(program);
   registerArchiveCommand(program);
   registerAuditCommand(program);
   registerServeCommand(program);
