@@ -20,8 +20,11 @@ export type AuditVerdict = (typeof AUDIT_VERDICTS)[number];
 /** One worksheet row, by column. */
 export type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], string>;
 
-/** The rows the tool writes for a sample, in frame order then field order, the person's columns empty. */
-export function auditWorksheetRows(sample: AuditSample): AuditRow[] {
+/**
+ * The rows the tool writes for a sample, in frame order then field order, the person's columns empty;
+ * `passages` gives a record's passages of its archived page, when they were read (`--archive`).
+ */
+export function auditWorksheetRows(sample: AuditSample, passages: ReadonlyMap<string, string> = new Map()): AuditRow[] {
   return sample.records.flatMap((record) =>
     AUDIT_FIELDS.map((field) => ({
       city: record.city,
@@ -29,7 +32,7 @@ export function auditWorksheetRows(sample: AuditSample): AuditRow[] {
       field,
       storedValue: record.stored[field],
       warcRecordId: record.warcRecordId ?? '',
-      passages: '',
+      passages: passages.get(`${record.city}/${record.programId}`) ?? '',
       observedValue: '',
       verdict: '',
       note: '',

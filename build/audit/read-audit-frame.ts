@@ -22,6 +22,9 @@ export type AuditStrata = (typeof AUDIT_STRATA)[number];
 export interface FrameRecord {
   city: string;
   programId: string;
+  /** The program's name and cited URL as served (the URL null when none is on file). */
+  name: string;
+  url: string | null;
   /** The stratum it falls in under the chosen strata: its city slug, or its served confidence tier. */
   stratum: string;
   /** Each audited field as served: text as is, a number in JSON form, empty when absent or null. */
@@ -42,6 +45,8 @@ export function readAuditFrame(corpus: Corpus, strata: AuditStrata): FrameRecord
     frame.push({
       city,
       programId: record.id,
+      name: record.name,
+      url: record.url,
       stratum: strata === 'city' ? city : record.freshness.confidence,
       stored,
       warcRecordId: check?.warcRecordId,

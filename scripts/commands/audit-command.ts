@@ -15,6 +15,7 @@ export function registerAuditCommand(program: Command): void {
     .requiredOption('--seed <text>', 'the seed anyone can draw the same sample again from')
     .option('--strata <by>', 'stratify by city or confidence (default: city)')
     .requiredOption('--out <worksheet.csv>', 'the worksheet to write; never overwritten')
+    .option('--archive <dir>', 'the evidence archive: fill each record\'s passages from its archived page (default: none, the passages left empty)')
     .option('--json', 'print one JSON object: {ok, worksheet, draw, algorithm, seed, size, strata, frameDigest, frameSize, strataDrawn, records}')
     .action((flags: AuditSampleFlags) => runAuditSample(flags));
 

@@ -4,16 +4,12 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArchiveMissingError, openArchivedResponses, type ArchivedResponses } from '../../build/archive/open-archived-responses.ts';
-import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import type { Corpus } from '../../build/corpus/corpus-types.ts';
 import { corpusValidator } from '../../build/corpus/corpus-validators.ts';
 import { describeFailures } from '../../build/corpus/schema-validator.ts';
 import { recordKey } from '../../build/derive/apply-corrections.ts';
 import { openAppendOnlyLog } from '../../build/links/append-only-log.ts';
-import { createPageTextExtractor, type PageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
-import type { FetchedPage, PageText } from '../../build/quotes/extract-page-text.ts';
 import { checkReviewWorksheet } from '../../build/reviews/check-review-worksheet.ts';
 import { exportReviewRows } from '../../build/reviews/export-review-worksheet.ts';
 import { readReviewTargets, type ReviewTarget } from '../../build/reviews/review-targets.ts';
@@ -22,7 +18,7 @@ import { readWorksheet, WorksheetError } from '../../build/worksheets/read-works
 import { writeWorksheet } from '../../build/worksheets/write-worksheet.ts';
 import { CliFailure, printJson, progress, type CliProblem } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
-import { requireArchive } from './require-archive.ts';
+import { withArchivedPages } from './with-archived-pages.ts';
 
 /** The export's flags as commander hands them over. */
 export interface ReviewsExportFlags {
@@ -50,7 +46,7 @@ export async function runReviewsExport(flags: ReviewsExportFlags): Promise<void>
   const corpus = loadCorpusOrFail(flags.corpus);
   const all = readReviewTargets(corpus);
   const targets = chooseTargets(all, flags.only ?? []);
-  const { rows, gaps } = await withArchive(corpus, flags.archive, (sources) => exportReviewRows(targets, sources));
+  const { rows, gaps } = await withArchivedPages(corpus, flags.archive, (sources) => exportReviewRows(targets, sources));
   for (const gap of gaps) progress(`reviews export: ${gap.city}/${gap.programId}: ${gap.reason}`);
   try {
     writeFileSync(flags.out, writeWorksheet(REVIEW_COLUMNS, rows), { flag: 'wx' });
@@ -74,7 +70,7 @@ export async function runReviewsImport(file: string, flags: ReviewsImportFlags):
   }
   const corpus = loadCorpusOrFail(flags.corpus);
   const reviewedAt = (flags.at ?? new Date().toISOString()).slice(0, 10);
-  const checked = await withArchive(corpus, flags.archive, ({ archive, extractor }) =>
+  const checked = await withArchivedPages(corpus, flags.archive, ({ archive, extractor }) =>
     checkReviewWorksheet(rows, { targets: readReviewTargets(corpus), linkChecks: corpus.linkChecks, archive, extract: (page, quotes) => extractor.extract(page, quotes) }, flags.reviewer.trim(), reviewedAt));
   if (checked.problems.length > 0) {
     const listed: CliProblem[] = checked.problems.map(({ row, column, message }) => ({ file, line: row, path: column, message }));
@@ -105,32 +101,4 @@ function chooseTargets(all: ReadonlyMap<string, ReviewTarget>, only: readonly st
     if (target === undefined) throw new CliFailure(`--only ${name}: not a served record citing a URL (give <city>/<programId>)`);
     return target;
   });
-}
-
-/** The archive and the extraction children a worksheet command reads pages with. */
-interface PageSources {
-  linkChecks: Corpus['linkChecks'];
-  archive: ArchivedResponses;
-  extractor: PageTextExtractor;
-  extract: (page: FetchedPage) => Promise<PageText>;
-}
-
-/** Opens the archive and the quote check's extraction children (its limits) for `work`, and closes both after it. */
-async function withArchive<T>(corpus: Corpus, archiveFlag: string | undefined, work: (sources: PageSources) => Promise<T>): Promise<T> {
-  const archiveDir = archiveFlag ?? defaultArchiveDir(corpus.root);
-  requireArchive(archiveDir);
-  let archive: ArchivedResponses;
-  try {
-    archive = openArchivedResponses(archiveDir);
-  } catch (error) {
-    if (error instanceof ArchiveMissingError) throw new CliFailure(`--archive ${error.message}`);
-    throw error;
-  }
-  const extractor = createPageTextExtractor();
-  try {
-    return await work({ linkChecks: corpus.linkChecks, archive, extractor, extract: (page) => extractor.extract(page) });
-  } finally {
-    await extractor.close();
-    archive.close();
-  }
 }

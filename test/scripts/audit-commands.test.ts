@@ -14,6 +14,7 @@ import { openSnapshot } from '../../gateway/snapshot/open-snapshot.ts';
 import { runAuditPublish } from '../../scripts/commands/audit-publish-action.ts';
 import { runAuditSample } from '../../scripts/commands/audit-sample-action.ts';
 import { copyCorpusWith } from '../support/copy-corpus-with.ts';
+import { archiveRun } from '../support/evidence-archive-fixture.ts';
 import { lastJsonLine, runHra, stderrLines } from '../support/run-hra.ts';
 import { buildTestSnapshot, MINI_CORPUS } from '../support/start-test-gateway.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -56,15 +57,28 @@ describe('hra audit sample and hra audit publish', () => {
     assert.deepEqual([draw.algorithm, draw.seed, draw.size, draw.strata, draw.frameDigest], ['hra-audit-sample-1', 'audit-2026-11', 5, 'city', summary.frameDigest]);
   });
 
-  it('draws the same worksheet again from the same seed, another from another seed, and never overwrites one', () => {
+  it('draws the same worksheet again from the same seed, another from another seed, and never overwrites one', async () => {
     const again = join(dir, 'again.csv');
-    runAuditSample({ corpus, size: '5', seed: 'audit-2026-11', out: again });
+    await runAuditSample({ corpus, size: '5', seed: 'audit-2026-11', out: again });
     assert.equal(readFileSync(again, 'utf8'), readFileSync(worksheet, 'utf8'));
     const other = join(dir, 'other.csv');
-    runAuditSample({ corpus, size: '5', seed: 'audit-2026-12', out: other });
+    await runAuditSample({ corpus, size: '5', seed: 'audit-2026-12', out: other });
     const records = (file: string) => [...new Set(rowsOf(file).map((row) => `${row.city}/${row.programId}`))].join(' ');
     assert.notEqual(records(other), records(worksheet));
-    assert.throws(() => runAuditSample({ corpus, size: '5', seed: 'x', out: worksheet }), /--out .*audit\.csv: already exists \(a filled worksheet is never overwritten/);
+    await assert.rejects(runAuditSample({ corpus, size: '5', seed: 'x', out: worksheet }), /--out .*audit\.csv: already exists \(a filled worksheet is never overwritten/);
+  });
+
+  it('with --archive, fills each record\'s passages from the archived page its rows name, hidden text left out', async () => {
+    const pages = copyCorpusWith({});
+    const archive = join(dir, 'archive');
+    await archiveRun(archive, pages, new Date('2026-11-10T08:00:00Z'), [{ url: 'https://alpha.example.org/roof', body: '<h1>Alpha Roof Repair Grant</h1><p>Grants of up to $15,000.</p><p style="display:none">Up to $90,000.</p>' }]);
+    const file = join(dir, 'with-passages.csv');
+    await runAuditSample({ corpus: pages, size: '8', seed: 's', out: file, archive });
+    const rows = rowsOf(file);
+    const roof = rows.filter((row) => row.programId === 'a-roof');
+    assert.equal(roof.length, 5);
+    assert.ok(roof.every((row) => /^<urn:uuid:/.test(row.warcRecordId) && /Grants of up to \$15,000\./.test(row.passages) && !row.passages.includes('90,000')), JSON.stringify(roof[0]));
+    assert.ok(rows.filter((row) => row.programId !== 'a-roof').every((row) => row.passages === ''), 'no archived page, no passages');
   });
 
   const report = () => readFileSync(join(corpus, 'reports/fact-audit-latest.json'), 'utf8');

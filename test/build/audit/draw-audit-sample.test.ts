@@ -5,7 +5,7 @@ import { drawAuditSample, frameDigest } from '../../../build/audit/draw-audit-sa
 import type { FrameRecord } from '../../../build/audit/read-audit-frame.ts';
 
 const record = (city: string, programId: string, stratum = city): FrameRecord => ({
-  city, programId, stratum, stored: { maxAmount: '', fundingStatus: 'available', phone: '', url: '', deadline: '' }, warcRecordId: undefined, payloadSha256: undefined,
+  city, programId, name: programId, url: null, stratum, stored: { maxAmount: '', fundingStatus: 'available', phone: '', url: '', deadline: '' }, warcRecordId: undefined, payloadSha256: undefined,
 });
 // Three strata of 5, 3 and 2 records, in frame order (city, then program id).
 const FRAME = [
