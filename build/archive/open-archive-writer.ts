@@ -20,6 +20,8 @@ export type ArchiveHeader = readonly [name: string, value: string];
 export interface ArchiveHttpRequest {
   method: string;
   headers: readonly ArchiveHeader[];
+  /** The request body, when it has one (a model reviewer's prompt); a page fetch sends none. */
+  payload?: Uint8Array;
 }
 
 /** Why a payload holds less than the whole body (WARC-Truncated's values). */
@@ -230,9 +232,9 @@ export async function openArchiveWriter(options: ArchiveWriterOptions): Promise<
       statusline: `${request.method} ${requestTarget(targetUri)} HTTP/1.1`,
       warcHeaders: [['WARC-Record-ID', requestRecordId], ['WARC-Concurrent-To', responseRecordId], ...common],
       httpHeaders: archivedHeaders(request.headers),
-    });
+    }, once(request.payload ?? new Uint8Array()));
     const responseBytes = await serialize(responseRecord, original ? new Uint8Array() : response.payload, payloadSha256);
-    const requestBytes = await serialize(requestRecord, new Uint8Array(), EMPTY_SHA256);
+    const requestBytes = await serialize(requestRecord, request.payload ?? new Uint8Array(), request.payload === undefined ? EMPTY_SHA256 : sha256Hex(request.payload));
     const target = await fileFor(responseBytes.length + requestBytes.length);
     const offset = target.size;
     const responseRow: ArchiveIndexRow = {

@@ -8,6 +8,7 @@ import type { Corpus, LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
 import { quoteDigest } from '../derive/quote-digest.ts';
 import { checkQuotes, type ExtractText } from '../links/check-quotes.ts';
 import type { QuoteTask } from '../links/select-quote-targets.ts';
+import { rederiveReviews } from '../reviews/rederive-reviews.ts';
 import type { ArchivedResponse } from './archived-response.ts';
 import { sha256Hex } from './payload-digest.ts';
 import { rederiveLinkVerdict } from './rederive-link-verdict.ts';
@@ -44,7 +45,7 @@ export interface ReplayOptions {
 
 /** A verdict the archive does not reproduce. */
 export interface ReplayDifference {
-  kind: 'link-check' | 'quote-check';
+  kind: 'link-check' | 'quote-check' | 'review';
   recordId: string;
   /** The WARC file of the record (relative to the archive), when it was read. */
   file: string | undefined;
@@ -106,10 +107,12 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  // Reviews with provenance (issue 38): a model's from its archived answer, a person's quote from its page.
+  const reviews = await rederiveReviews({ reviews: corpus.sourceReviews, ...(since === undefined ? {} : { since }), readResponse: options.readResponse, isDigestFailure: options.isDigestFailure, extract: options.extract });
   return {
-    checked: reports.reduce((sum, report) => sum + report.checked, 0),
-    matched: reports.reduce((sum, report) => sum + report.matched, 0),
-    differences: reports.flatMap((report) => report.differences),
+    checked: reports.reduce((sum, report) => sum + report.checked, 0) + reviews.checked,
+    matched: reports.reduce((sum, report) => sum + report.matched, 0) + reviews.matched,
+    differences: [...reports.flatMap((report) => report.differences), ...reviews.differences],
     rederived: reports.flatMap((report) => report.rederived),
     notes: reports.flatMap((report) => report.notes),
   };

@@ -61,6 +61,13 @@ export const healthSchema = {
         identityMatched: count,
         amountVerified: count,
         quoteVerified: count,
+        // Licensed records by who made their latest review (issue 38); `unattributed`: a hand-typed line.
+        reviewers: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['model', 'person', 'unattributed'],
+          properties: { model: count, person: count, unattributed: count },
+        },
         asOf: { type: 'string', format: 'date' },
       },
     },

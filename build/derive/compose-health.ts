@@ -59,7 +59,7 @@ export function composeHealth(corpus: Corpus, revision: string, tally: HealthTal
     licensedLinkHealth: tally.licensedLinkHealth,
     licensedSourceClassCounts: sortedKeys(tally.licensedSourceClasses),
     licensedSourceDomainCounts: sortedKeys(tally.licensedDomains),
-    sourceVerification: { scope: 'licensed', confidence: tally.licensedConfidence, ...tally.review, asOf: corpus.manifest.asOf },
+    sourceVerification: { scope: 'licensed', confidence: tally.licensedConfidence, ...tally.review, reviewers: { ...tally.reviewers }, asOf: corpus.manifest.asOf },
     factAccuracy,
     paidLicensing: SPLICE,
     notes: HEALTH_NOTES,

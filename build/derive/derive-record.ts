@@ -7,6 +7,7 @@ import { createExclusionClassifier, type Exclusion } from './classify-exclusion.
 import { deriveFreshness } from './derive-freshness.ts';
 import type { Freshness } from './freshness-types.ts';
 import { inferContractor } from './infer-contractor.ts';
+import { latestReview } from './latest-review.ts';
 import { deriveProgramFacets, type ProgramFacets } from './program-facets.ts';
 import { groupBy } from './group-by.ts';
 
@@ -19,7 +20,12 @@ export interface DerivedRecord extends Pick<Program, 'id' | 'name' | 'url'> {
   freshness: Freshness;
   /** Class of the cited page per the latest live check, when there is one. */
   pageClass: 'program' | 'agency' | null;
+  /** Who made the latest review: a model, a person, or a hand-typed line without provenance; null for none. */
+  reviewedBy: ReviewerKind | null;
 }
+
+/** The kinds of reviewer health counts: `unattributed` is a hand-typed line without `reviewer`. */
+export type ReviewerKind = 'model' | 'person' | 'unattributed';
 
 /** Derives records of one corpus; `city` is a city slug or NATIONAL_SLUG. */
 export type RecordDeriver = (city: string, row: ProgramRow, options?: { federalCanonical?: boolean }) => DerivedRecord;
@@ -66,8 +72,14 @@ export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
       freshness,
       url: row.url,
       pageClass: latestPageClass(linkChecks),
+      reviewedBy: reviewerKind(latestReview(reviews)),
     };
   };
+}
+
+function reviewerKind(review: SourceReview | undefined): ReviewerKind | null {
+  if (review === undefined) return null;
+  return review.reviewer === undefined ? 'unattributed' : review.reviewer.kind;
 }
 
 function latestPageClass(checks: readonly LinkCheck[]): 'program' | 'agency' | null {

@@ -8,7 +8,7 @@ import type { DerivedRecord } from './derive-record.ts';
 type Counts<K extends string> = Record<K, number>;
 
 /** What the tally reads of a derived record (the build's worker threads send only this, not the bytes). */
-export type TalliedRecord = Pick<DerivedRecord, 'name' | 'url' | 'exclusion' | 'freshness' | 'pageClass'>;
+export type TalliedRecord = Pick<DerivedRecord, 'name' | 'url' | 'exclusion' | 'freshness' | 'pageClass' | 'reviewedBy'>;
 
 const zeroes = <K extends string>(keys: readonly K[]): Counts<K> => Object.fromEntries(keys.map((key) => [key, 0])) as Counts<K>;
 
@@ -26,6 +26,8 @@ export class HealthTally {
   readonly licensedSourceClasses: Record<string, number> = {};
   readonly licensedDomains: Record<string, number> = {};
   readonly review = { reviewed: 0, staleReviews: 0, identityMatched: 0, amountVerified: 0, quoteVerified: 0 };
+  /** Licensed records by who made their latest review (issue 38). */
+  readonly reviewers = { model: 0, person: 0, unattributed: 0 };
   lastLinkCheck: string | null = null;
   #citiesWithLicensed = new Set<string>();
   /** Normalized name -> the one city it is stored in, or MANY_CITIES; for all rows and for licensed rows. */
@@ -57,6 +59,7 @@ export class HealthTally {
     if (host) increment(this.licensedDomains, host);
     const freshness = record.freshness;
     if (freshness.sourceReviewed) this.review.reviewed += 1;
+    if (record.reviewedBy) this.reviewers[record.reviewedBy] += 1;
     if (freshness.sourceReviewStale) this.review.staleReviews += 1;
     if (freshness.sourceProgramVerified) this.review.identityMatched += 1;
     if (freshness.sourceAmountVerified) this.review.amountVerified += 1;

@@ -91,7 +91,7 @@ export function serializeCity(slug: string, rows: readonly ProgramRow[], derive:
     etag: strongEtagOfDigest(digest),
     served: servedRecords.map(({ record, ord }, index) => ({ id: record.id, ord, facets: JSON.stringify(record.facets), ...places[index]! })),
     withheld,
-    tallied: records.map(({ name, url, exclusion, freshness, pageClass }) => ({ name, url, exclusion, freshness, pageClass })),
+    tallied: records.map(({ name, url, exclusion, freshness, pageClass, reviewedBy }) => ({ name, url, exclusion, freshness, pageClass, reviewedBy })),
   };
 }
 

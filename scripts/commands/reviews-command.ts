@@ -1,10 +1,41 @@
-/** `hra reviews`: source reviews made by tools and people; here a person's worksheet (export, import). */
+/**
+ * `hra reviews due`, `run`, `export` and `import`: the review queue, the model reviewer that works it from
+ * the evidence archive through any OpenAI-compatible endpoint, and a person's worksheet
+ * (docs/maintainers.md, "Reviews").
+ */
 import type { Command } from 'commander';
+import { runReviewsDue, type ReviewsDueFlags } from './reviews-due-action.ts';
+import { runReviewsRun, type ReviewsRunFlags } from './reviews-run-action.ts';
 import { runReviewsExport, runReviewsImport, type ReviewsExportFlags, type ReviewsImportFlags } from './reviews-worksheet-actions.ts';
 
-/** Registers `hra reviews` and its worksheet subcommands on the root program. */
+/** Registers `hra reviews` and its subcommands on the root program. */
 export function registerReviewsCommand(program: Command): void {
-  const reviews = program.command('reviews').description('source reviews bound to archived pages: a person\'s worksheet');
+  const reviews = program.command('reviews').description('the source-review queue, the model reviewer and a person\'s worksheet');
+
+  reviews
+    .command('due')
+    .description('list every served city record that needs a source review: none, stale, turning stale, or no longer valid (URL or amount corrected since, archived page changed); soonest first, then the counts per reason')
+    .requiredOption('--corpus <dir>', 'the corpus')
+    .option('--at <date>', 'the day to draw the queue up for, YYYY-MM-DD (default: the manifest\'s asOf)')
+    .option('--within-days <n>', 'also list reviews that turn stale within this many days (default 14)')
+    .option('--json', 'print one JSON object: {ok, at, withinDays, due: [...], counts}')
+    .action((flags: ReviewsDueFlags) => runReviewsDue(flags));
+
+  reviews
+    .command('run')
+    .description('review due records with a model: the archived page\'s visible text, one call per record, the answer accepted only when the archive confirms it; each accepted review is appended to evidence/source-reviews.ndjson after its exchange is archived')
+    .requiredOption('--corpus <dir>', 'the corpus')
+    .option('--archive <dir>', 'the evidence archive (default: the folder archive beside the corpus folder)')
+    .requiredOption('--endpoint <url>', 'the base URL of an OpenAI-compatible endpoint, such as http://127.0.0.1:8080/v1')
+    .requiredOption('--model <name>', 'the model name the endpoint serves')
+    .option('--api-key-env <var>', 'the environment variable that holds the API key (never printed, logged or archived); without it no key is sent')
+    .option('--only <city/programId>', 'review only this record (if due); repeat for more', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--limit <n>', 'review at most this many records, soonest due first')
+    .option('--concurrency <n>', 'calls in flight at once (default 4)')
+    .option('--at <date-time>', 'the run\'s time, ISO 8601 with a timezone: the reviews\' date and the queue\'s day (default: now)')
+    .option('--dry-run', 'list what would be reviewed and the prompt sizes; call nothing, append nothing')
+    .option('--json', 'print one JSON object: {ok, reviewed, rejected, needsLinksCheck, failed, outcomes, tokens}')
+    .action((flags: ReviewsRunFlags) => runReviewsRun(flags));
 
   reviews
     .command('export')

@@ -49,4 +49,18 @@ describe('HealthTally', () => {
       assert.deepEqual({ ...tally.licensedDomains }, expected.domains);
     }), { numRuns: 500 });
   });
+
+  it('counts licensed records by who made their latest review, withheld ones not at all', () => {
+    const tally = new HealthTally();
+    const freshness = { linkStatus: 'live', confidence: 'model-identity-reviewed', lastChecked: '2026-11-01', sourceReviewed: true } as TalliedRecord['freshness'];
+    const add = (reviewedBy: TalliedRecord['reviewedBy'], exclusion: TalliedRecord['exclusion'] = 'served') =>
+      tally.addCityRecord('alpha', { name: `n${Math.random()}`, url: null, exclusion, pageClass: null, freshness, reviewedBy });
+    add('model');
+    add('model');
+    add('person');
+    add('unattributed');
+    add(null);
+    add('model', 'quarantined');
+    assert.deepEqual(tally.reviewers, { model: 2, person: 1, unattributed: 1 });
+  });
 });
