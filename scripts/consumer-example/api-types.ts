@@ -629,6 +629,11 @@ export interface components {
                 identityMatched: number;
                 amountVerified: number;
                 quoteVerified: number;
+                reviewers?: {
+                    model: number;
+                    person: number;
+                    unattributed: number;
+                };
                 /** Format: date */
                 asOf: string;
             };
