@@ -77,13 +77,14 @@ export const healthSchema = {
         {
           type: 'object',
           additionalProperties: false,
-          required: ['artifact', 'completedAt', 'recordsAudited', 'factErrors', 'errorRate'],
+          required: ['artifact', 'completedAt', 'recordsAudited', 'factErrors', 'errorRate', 'errorRateUpperBound'],
           properties: {
             artifact: { type: 'string' },
             completedAt: { type: 'string', format: 'date-time' },
             recordsAudited: count,
             factErrors: count,
             errorRate: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+            errorRateUpperBound: { type: ['number', 'null'], minimum: 0, maximum: 1 },
           },
         },
       ],

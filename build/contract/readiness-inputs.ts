@@ -6,6 +6,14 @@ import type { readinessThresholdsSchema } from './readiness-schema.ts';
 export interface ReadinessInputs {
   thresholds: FromSchema<typeof readinessThresholdsSchema>;
   commercialRelease: { approved: boolean; decidedAt: string; note: string };
-  strictAudit: { present: boolean; artifact: string | null; completedAt: string | null; recordsAudited: number; factErrors: number };
+  strictAudit: {
+    present: boolean;
+    artifact: string | null;
+    completedAt: string | null;
+    recordsAudited: number;
+    factErrors: number;
+    /** The audit's Clopper-Pearson 95% upper bound; null for an audit that publishes none (version 2). Absent in older snapshots. */
+    errorRateUpperBound?: number | null;
+  };
   dataHealth: { licensedPrograms: number; citiesCovered: number; deadLinkShare: number; unverifiedShare: number };
 }

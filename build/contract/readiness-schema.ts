@@ -42,7 +42,9 @@ export const readinessSchema = {
       recordsAudited: { type: 'integer', minimum: 0 },
       factErrors: { type: 'integer', minimum: 0 },
       errorRate: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-    }, ['present', 'artifact', 'completedAt', 'ageDays', 'recordsAudited', 'factErrors', 'errorRate']),
+      // What the gate compares with maxFactErrorRate (docs/decisions.md "The strict fact audit").
+      errorRateUpperBound: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    }, ['present', 'artifact', 'completedAt', 'ageDays', 'recordsAudited', 'factErrors', 'errorRate', 'errorRateUpperBound']),
     dataHealth: gate({
       licensedPrograms: { type: 'integer', minimum: 0 },
       citiesCovered: { type: 'integer', minimum: 0 },

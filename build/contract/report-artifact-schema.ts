@@ -21,8 +21,28 @@ export const reportArtifactSchema = {
       type: 'object',
       required: ['recordsAudited', 'factErrors'],
       properties: {
-        recordsAudited: { type: 'integer', minimum: 0 },
-        factErrors: { type: 'integer', minimum: 0 },
+        recordsAudited: { type: 'integer', minimum: 0, description: 'Records with at least one field checked (match or mismatch); the fact audit counts records, not fields.' },
+        factErrors: { type: 'integer', minimum: 0, description: 'Audited records with at least one field a mismatch.' },
+        // Version 3 (hra audit publish) adds the members below; readiness compares errorRateUpperBound, and a
+        // fact audit without it (version 2, hand-written) keeps the strict-audit gate red.
+        recordsUnverifiable: { type: 'integer', minimum: 0, description: 'Sampled records whose every field was unverifiable on the archived page; not counted as audited.' },
+        errorRate: { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'factErrors / recordsAudited, 4 decimals; null when nothing was audited.' },
+        errorRateUpperBound: {
+          type: ['number', 'null'],
+          minimum: 0,
+          maximum: 1,
+          description: 'Upper end of the exact (Clopper-Pearson) two-sided 95% interval of the record error rate, rounded up to 6 decimals; null when nothing was audited. The readiness gate compares it with maxFactErrorRate.',
+        },
+        fieldErrors: {
+          type: 'object',
+          description: 'Per audited field: rows checked (match or mismatch), mismatches and unverifiable rows.',
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['checked', 'errors', 'unverifiable'],
+            properties: { checked: { type: 'integer', minimum: 0 }, errors: { type: 'integer', minimum: 0 }, unverifiable: { type: 'integer', minimum: 0 } },
+          },
+        },
       },
     },
     records: { type: 'array', items: { type: 'object' } },

@@ -8,6 +8,7 @@ import { NATIONAL_SLUG } from '../contract/national-slug.ts';
 import { REPORT_NAMES, type ReportName } from '../contract/report-artifact-schema.ts';
 import { API_VERSION } from '../contract/api-version.ts';
 import { checkContractVersion } from './check-contract-version.ts';
+import { checkFactAuditSummary } from './check-fact-audit-summary.ts';
 import { checkPublicBaseUrl } from './check-public-base-url.ts';
 import { checkCorpusReferences } from './check-corpus-references.ts';
 import { checkLinkOutcomes } from './check-link-outcomes.ts';
@@ -209,7 +210,10 @@ function readReports(root: string, label: string, validate: ValidateFunction, pr
     if (!document) continue;
     const failures = describeFailures(validate, document.value);
     for (const failure of failures) problems.push({ file, line: document.lineOf(failure.instancePath), path: failure.path, message: failure.message });
-    if (failures.length === 0) reports[reportName as ReportName] = document.value as ReportArtifact;
+    if (failures.length > 0) continue;
+    const disagreements = reportName === 'fact-audit-latest' ? checkFactAuditSummary(document.value as ReportArtifact) : [];
+    for (const { path, message } of disagreements) problems.push({ file, line: document.lineOf(`/${path.slice(2).replaceAll('.', '/')}`), path, message });
+    if (disagreements.length === 0) reports[reportName as ReportName] = document.value as ReportArtifact;
   }
   return reports;
 }

@@ -35,6 +35,8 @@ export function composeHealth(corpus: Corpus, revision: string, tally: HealthTal
         recordsAudited: audit.summary.recordsAudited,
         factErrors: audit.summary.factErrors,
         errorRate: audit.summary.recordsAudited > 0 ? round(audit.summary.factErrors / audit.summary.recordsAudited) : null,
+        // Checked against the counts when the corpus loads (check-fact-audit-summary.ts); null: none published.
+        errorRateUpperBound: (audit.summary as { errorRateUpperBound?: number | null }).errorRateUpperBound ?? null,
       }
     : null;
   const health = {
@@ -82,6 +84,7 @@ export function composeHealth(corpus: Corpus, revision: string, tally: HealthTal
         completedAt: factAccuracy?.completedAt ?? null,
         recordsAudited: factAccuracy?.recordsAudited ?? 0,
         factErrors: factAccuracy?.factErrors ?? 0,
+        errorRateUpperBound: factAccuracy?.errorRateUpperBound ?? null,
       },
       dataHealth: {
         licensedPrograms: tally.licensedRows,

@@ -8,6 +8,8 @@ export interface AppendOnlyLog {
   readonly file: string;
   /** Writes one JSON value as one line, in the corpus's style; when it returns, the line is in the file whole. */
   appendRow(row: object): void;
+  /** Writes every value as its line in one write: a kill leaves all of them or none (a worksheet's import). */
+  appendRows(rows: readonly object[]): void;
   close(): void;
 }
 
@@ -36,6 +38,15 @@ export function openAppendOnlyLog(file: string): AppendOnlyLog {
         fd = openSync(file, 'a');
       }
       appendFileSync(fd, `${needsNewline ? '\n' : ''}${formatCorpusLine(row)}\n`);
+      needsNewline = false;
+    },
+    appendRows(rows) {
+      if (rows.length === 0) return;
+      if (fd === undefined) {
+        mkdirSync(dirname(file), { recursive: true });
+        fd = openSync(file, 'a');
+      }
+      appendFileSync(fd, `${needsNewline ? '\n' : ''}${rows.map((row) => `${formatCorpusLine(row)}\n`).join('')}`);
       needsNewline = false;
     },
     close() {

@@ -36,11 +36,14 @@ export function evaluateReadiness(inputs: ReadinessInputs, infrastructure: Infra
   const audit = inputs.strictAudit;
   const ageDays = auditAgeDays(audit.completedAt, now);
   const errorRate = audit.recordsAudited > 0 ? round(audit.factErrors / audit.recordsAudited) : null;
+  const upperBound = audit.errorRateUpperBound ?? null;
   if (!audit.present) red('STRICT_AUDIT_MISSING', 'no completed strict fact audit is published');
   else {
     if (ageDays !== null && ageDays > thresholds.maxAuditAgeDays) red('STRICT_AUDIT_STALE', `the strict fact audit is ${ageDays} days old; at most ${thresholds.maxAuditAgeDays} allowed`);
+    // The bound, not the point estimate: a sample too small to support the threshold keeps the gate red.
     if (errorRate === null) red('STRICT_AUDIT_EMPTY', 'the strict fact audit audited no records');
-    else if (errorRate > thresholds.maxFactErrorRate) red('STRICT_AUDIT_ERROR_RATE', `fact error rate ${errorRate} exceeds ${thresholds.maxFactErrorRate}`);
+    else if (upperBound === null) red('STRICT_AUDIT_UNBOUNDED', 'the strict fact audit publishes no sampling frame or 95% upper bound on its error rate (a hand-written version 2 artifact); draw and publish one with hra audit sample and hra audit publish');
+    else if (upperBound > thresholds.maxFactErrorRate) red('STRICT_AUDIT_ERROR_RATE', `the 95% upper bound of the fact error rate, ${upperBound} (${audit.factErrors} errors in ${audit.recordsAudited} records), exceeds ${thresholds.maxFactErrorRate}`);
   }
   const auditGreen = reasons.length === 0;
 
@@ -63,7 +66,7 @@ export function evaluateReadiness(inputs: ReadinessInputs, infrastructure: Infra
     code: ready ? 'READY' : 'DATASET_CHECKOUT_NOT_READY',
     checkedAt: now.toISOString(),
     readinessDigest: '',
-    strictAudit: { green: auditGreen, ...audit, ageDays, errorRate },
+    strictAudit: { green: auditGreen, ...audit, ageDays, errorRate, errorRateUpperBound: upperBound },
     dataHealth: { green: healthGreen, ...health },
     commercialRelease: { green: release.approved, ...release },
     infrastructure,

@@ -56,7 +56,7 @@ const REPORTS: Readonly<Record<ReportName, { operationId: string; summary: strin
   'fact-audit-latest': {
     operationId: 'getFactAuditLatest',
     summary: 'Latest strict fact-audit artifact',
-    description: 'The latest completed strict fact audit: a versioned, frozen artifact with its own manifest (what was measured and how), a `summary` (`recordsAudited`, `factErrors`) and its records.',
+    description: 'The latest completed strict fact audit: a versioned, frozen artifact with its own manifest (what was measured and how), a `summary` (`recordsAudited`, `factErrors`; from version 3, written by `hra audit publish`, also `errorRate`, `errorRateUpperBound` (Clopper-Pearson, two-sided 95%, which readiness compares with `maxFactErrorRate`), `recordsUnverifiable` and `fieldErrors`) and its records; the manifest of version 3 names the sampling seed and frame digest.',
   },
   'fact-audit-legacy-2026-06-17': {
     operationId: 'getFactAuditLegacy20260617',

@@ -1,6 +1,7 @@
 /** The list of subcommands, in the order `hra --help` shows them. */
 import type { Command } from 'commander';
 import { registerArchiveCommand } from './archive-command.ts';
+import { registerAuditCommand } from './audit-command.ts';
 import { registerChangesCommand } from './changes-command.ts';
 import { registerCorpusCommands } from './corpus-commands.ts';
 import { registerKeysCommand } from './keys-command.ts';
@@ -23,6 +24,7 @@ export function registerCommands(program: Command): void {
   registerQuotesCommand(program);
   registerReviewsCommand(program);
   registerArchiveCommand(program);
+  registerAuditCommand(program);
   registerServeCommand(program);
   registerRehearseCommand(program);
 }

@@ -1,14 +1,16 @@
 /**
- * `hra reviews due` and `hra reviews run`: the review queue, and the model reviewer that works it from the
- * evidence archive through any OpenAI-compatible endpoint (docs/maintainers.md, "Reviews").
+ * `hra reviews due`, `run`, `export` and `import`: the review queue, the model reviewer that works it from
+ * the evidence archive through any OpenAI-compatible endpoint, and a person's worksheet
+ * (docs/maintainers.md, "Reviews").
  */
 import type { Command } from 'commander';
 import { runReviewsDue, type ReviewsDueFlags } from './reviews-due-action.ts';
 import { runReviewsRun, type ReviewsRunFlags } from './reviews-run-action.ts';
+import { runReviewsExport, runReviewsImport, type ReviewsExportFlags, type ReviewsImportFlags } from './reviews-worksheet-actions.ts';
 
 /** Registers `hra reviews` and its subcommands on the root program. */
 export function registerReviewsCommand(program: Command): void {
-  const reviews = program.command('reviews').description('the source-review queue and the model reviewer');
+  const reviews = program.command('reviews').description('the source-review queue, the model reviewer and a person\'s worksheet');
 
   reviews
     .command('due')
@@ -34,4 +36,25 @@ export function registerReviewsCommand(program: Command): void {
     .option('--dry-run', 'list what would be reviewed and the prompt sizes; call nothing, append nothing')
     .option('--json', 'print one JSON object: {ok, reviewed, rejected, needsLinksCheck, failed, outcomes, tokens}')
     .action((flags: ReviewsRunFlags) => runReviewsRun(flags));
+
+  reviews
+    .command('export')
+    .description('write a worksheet a person fills in a spreadsheet: one row per served record citing a URL, with its latest archived page and the passages a reviewer is shown; the identity, amountQuote, statedAmount and note columns are left to fill')
+    .requiredOption('--corpus <dir>', 'the corpus whose records to review')
+    .option('--archive <dir>', 'the evidence archive (default: the folder archive beside the corpus folder)')
+    .requiredOption('--out <file.csv>', 'the worksheet to write; never overwritten')
+    .option('--only <city/programId>', 'only this record; repeat the flag for more', (name: string, previous: string[] | undefined) => [...(previous ?? []), name])
+    .option('--json', 'print one JSON object: {ok, worksheet, records, needLinksCheck: [{city, programId, reason}]}')
+    .action((flags: ReviewsExportFlags) => runReviewsExport(flags));
+
+  reviews
+    .command('import')
+    .description('check every row of a filled worksheet against the corpus and the archived page (an unknown record, an edited cell, a bad verdict, a quote the page\'s visible text lacks) and append all its reviews with reviewer {kind: person, name}, or none')
+    .argument('<file.csv>', 'the filled worksheet')
+    .requiredOption('--corpus <dir>', 'the corpus to append the reviews to (evidence/source-reviews.ndjson)')
+    .option('--archive <dir>', 'the evidence archive (default: the folder archive beside the corpus folder)')
+    .requiredOption('--reviewer <name>', 'the person who filled the worksheet')
+    .option('--at <date>', 'the review date written into each line (default: today, UTC)')
+    .option('--json', 'print one JSON object: {ok, appended, unsure, unfilled}')
+    .action((file: string, flags: ReviewsImportFlags) => runReviewsImport(file, flags));
 }

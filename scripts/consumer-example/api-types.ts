@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Latest strict fact-audit artifact
-         * @description The latest completed strict fact audit: a versioned, frozen artifact with its own manifest (what was measured and how), a `summary` (`recordsAudited`, `factErrors`) and its records. Every artifact has the form `{artifact, version, completedAt, manifest, summary?, records}`; `manifest` and the record members are frozen per artifact and described by the artifact itself.
+         * @description The latest completed strict fact audit: a versioned, frozen artifact with its own manifest (what was measured and how), a `summary` (`recordsAudited`, `factErrors`; from version 3, written by `hra audit publish`, also `errorRate`, `errorRateUpperBound` (Clopper-Pearson, two-sided 95%, which readiness compares with `maxFactErrorRate`), `recordsUnverifiable` and `fieldErrors`) and its records; the manifest of version 3 names the sampling seed and frame digest. Every artifact has the form `{artifact, version, completedAt, manifest, summary?, records}`; `manifest` and the record members are frozen per artifact and described by the artifact itself.
          *
          *     Keyless; metered per client address under the public request limit.
          */
@@ -629,6 +629,11 @@ export interface components {
                 identityMatched: number;
                 amountVerified: number;
                 quoteVerified: number;
+                reviewers?: {
+                    model: number;
+                    person: number;
+                    unattributed: number;
+                };
                 /** Format: date */
                 asOf: string;
             };
@@ -639,6 +644,7 @@ export interface components {
                 recordsAudited: number;
                 factErrors: number;
                 errorRate: number | null;
+                errorRateUpperBound: number | null;
             };
             paidLicensing: components["schemas"]["DatasetReadiness"];
             notes: {
@@ -668,6 +674,7 @@ export interface components {
                 recordsAudited: number;
                 factErrors: number;
                 errorRate: number | null;
+                errorRateUpperBound: number | null;
             };
             dataHealth: {
                 green: boolean;
@@ -744,8 +751,24 @@ export interface components {
             completedAt: string;
             manifest: Record<string, never>;
             summary?: {
+                /** @description Records with at least one field checked (match or mismatch); the fact audit counts records, not fields. */
                 recordsAudited: number;
+                /** @description Audited records with at least one field a mismatch. */
                 factErrors: number;
+                /** @description Sampled records whose every field was unverifiable on the archived page; not counted as audited. */
+                recordsUnverifiable?: number;
+                /** @description factErrors / recordsAudited, 4 decimals; null when nothing was audited. */
+                errorRate?: number | null;
+                /** @description Upper end of the exact (Clopper-Pearson) two-sided 95% interval of the record error rate, rounded up to 6 decimals; null when nothing was audited. The readiness gate compares it with maxFactErrorRate. */
+                errorRateUpperBound?: number | null;
+                /** @description Per audited field: rows checked (match or mismatch), mismatches and unverifiable rows. */
+                fieldErrors?: {
+                    [key: string]: {
+                        checked: number;
+                        errors: number;
+                        unverifiable: number;
+                    };
+                };
             };
             records: Record<string, never>[];
         };

@@ -45,3 +45,43 @@ describe('createReadinessEvaluator', () => {
     }
   });
 });
+
+describe('evaluateReadiness: the strict-audit gate compares the 95% upper bound, not the point estimate', () => {
+  const infrastructure: Infrastructure = { sharedRateLimitStorage: true, rateLimitStorageScheme: 'redis', trustedOriginProxyConfigured: true };
+  const now = new Date('2026-11-20T12:00:00Z');
+  const gateOf = (strictAudit: Partial<typeof snapshot.readinessInputs.strictAudit>, maxFactErrorRate: number) => {
+    // The fixture's own bound is left out, so an audit given without one has none (as a version 2 snapshot stores it).
+    const { errorRateUpperBound: _fixtureBound, ...fixtureAudit } = snapshot.readinessInputs.strictAudit;
+    const inputs = {
+      ...snapshot.readinessInputs,
+      thresholds: { ...snapshot.readinessInputs.thresholds, maxFactErrorRate },
+      strictAudit: { ...fixtureAudit, completedAt: '2026-11-05T12:00:00Z', ...strictAudit },
+    };
+    const readiness = JSON.parse(evaluateReadiness(inputs, infrastructure, snapshot.revision, now)) as { strictAudit: { green: boolean; errorRate: number | null; errorRateUpperBound: number | null }; reasons: { code: string; message: string }[] };
+    return { ...readiness.strictAudit, reasons: readiness.reasons.filter((reason) => reason.code.startsWith('STRICT_AUDIT')) };
+  };
+
+  it('is red for 0 errors in 5 records under 5%, though the point estimate is 0', () => {
+    const gate = gateOf({ recordsAudited: 5, factErrors: 0, errorRateUpperBound: 0.521824 }, 0.05);
+    assert.equal(gate.green, false);
+    assert.equal(gate.errorRate, 0);
+    assert.equal(gate.errorRateUpperBound, 0.521824);
+    assert.deepEqual(gate.reasons.map((reason) => reason.code), ['STRICT_AUDIT_ERROR_RATE']);
+    assert.match(gate.reasons[0]?.message ?? '', /95% upper bound of the fact error rate, 0\.521824 \(0 errors in 5 records\), exceeds 0\.05/);
+  });
+
+  it('is green when the bound is within the threshold: 0 errors in 300 records under 5%', () => {
+    const gate = gateOf({ recordsAudited: 300, factErrors: 0, errorRateUpperBound: 0.012221 }, 0.05);
+    assert.deepEqual([gate.green, gate.reasons], [true, []]);
+  });
+
+  it('refuses an audit that publishes no bound (a hand-written version 2 artifact) by name, whatever its point estimate', () => {
+    const inputs = { recordsAudited: 40, factErrors: 0 };
+    for (const unbounded of [{ ...inputs, errorRateUpperBound: null }, inputs]) {
+      const gate = gateOf(unbounded, 0.5);
+      assert.equal(gate.green, false);
+      assert.equal(gate.errorRateUpperBound, null);
+      assert.deepEqual(gate.reasons.map((reason) => reason.code), ['STRICT_AUDIT_UNBOUNDED']);
+    }
+  });
+});
