@@ -67,15 +67,26 @@ export async function archivedPageForRecord(url: string, linkChecks: readonly Li
       skipped.push(`${recordId}: status ${response.status}`);
       continue;
     }
+    // A link check settles some URLs by HEAD: its archived answer has no body, so nothing to review.
+    if (response.payload.byteLength === 0) {
+      skipped.push(`${recordId}: an answer without a body (a HEAD request's)`);
+      continue;
+    }
     const contentType = single(response.headers['content-type']) ?? null;
     const body = await readArchivedPage(response, contentType);
     if (body.kind === 'broken') {
       skipped.push(`${recordId}: ${body.reason}`);
       continue;
     }
+    // A link check reads a page no quote check is due on only to its first heading, and archives that start:
+    // a review of it would judge a page it never saw, and its passages would end where the fetch stopped.
+    if (!body.complete) {
+      skipped.push(`${recordId}: only the start of the page is archived (a link check without a due quote check reads a page to its first heading)`);
+      continue;
+    }
     return {
       kind: 'archived', url, finalUrl: response.targetUri, checkedAt: check.checkedAt, warcRecordId: recordId, payloadSha256: digest,
-      page: { body: body.bytes, contentType, complete: body.complete },
+      page: { body: body.bytes, contentType, complete: true },
     };
   }
   return { kind: 'none', reason: `no readable archived 2xx page of ${url} (${skipped.join('; ')}): run hra links check` };

@@ -13,6 +13,7 @@ import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
 import { CliFailure } from '../cli-failure.ts';
 import { startLinkFixture } from '../loopback/link-fixture-proxy.ts';
 import { copyRehearsalCorpus } from './copy-rehearsal-corpus.ts';
+import { REHEARSAL_MODEL, startRehearsalModel } from './rehearsal-model.ts';
 import { planRehearsalSite, type PageRole } from './rehearsal-site.ts';
 import { runHraStep } from './run-hra-step.ts';
 import { serveOneRequest } from './serve-one-request.ts';
@@ -98,8 +99,20 @@ async function runSteps(dir: string, options: RehearsalOptions): Promise<Rehears
     const listed = (name: string) => (report.json?.[name] as unknown[] | undefined)?.length ?? 0;
     step('links report', `${listed('quotesNotFound')} quotes no longer found (correction candidates), ${listed('problems')} URLs dead or bot-blocked, ${listed('likelyClosed')} programs likely closed, ${listed('staleSoon')} reviews turning stale soon`);
 
-    // Not rehearsed yet: `hra reviews due` and `hra reviews run` (issue 38 part A) are not on this branch.
-    options.print('reviews: not rehearsed (hra reviews due and hra reviews run are not part of this rehearsal yet)');
+    const day = addDays(asOf, 7);
+    const due = await runHraStep('reviews due', ['reviews', 'due', '--corpus', corpusDir, '--at', day, '--json'], cwd);
+    step('reviews due', `${(due.json?.due as unknown[] | undefined)?.length ?? 0} records due a source review at ${day} (${counts(due.json?.counts)})`);
+
+    const model = await startRehearsalModel();
+    try {
+      const run = await runHraStep('reviews run', [
+        'reviews', 'run', '--corpus', corpusDir, '--archive', archiveDir, '--endpoint', model.baseUrl, '--model', REHEARSAL_MODEL,
+        '--at', at, '--json',
+      ], cwd);
+      step('reviews run', `every due record whose whole page is archived judged by a scripted loopback model (a fixed rule, not a model): ${String(run.json?.reviewed)} reviews appended (${String(run.json?.amount)} with an amount quote found in the page), ${String(run.json?.rejected)} answers rejected (${counts(run.json?.rejectedBy)}), ${String(run.json?.needsLinksCheck)} with no whole page archived (a link check reads a page without a due quote only to its first heading); every exchange archived`);
+    } finally {
+      await model.close();
+    }
     const valid = await runHraStep('validate', ['validate', '--corpus', corpusDir, '--json'], cwd);
     step('validate', `the corpus is valid: ${String(valid.json?.cities)} cities, ${String(valid.json?.rows)} program rows, ${String(valid.json?.quotesChecked)} of ${String(valid.json?.amountQuotes)} amount quotes decided by a quote check`);
 

@@ -32,7 +32,7 @@ function treeDigest(dir: string): string {
 }
 
 const STEPS = [
-  'corpus', 'site', 'last week', 'links check', 'links report', 'validate', 'changes detect', 'build', 'serve',
+  'corpus', 'site', 'last week', 'links check', 'links report', 'reviews due', 'reviews run', 'validate', 'changes detect', 'build', 'serve',
   'auditor: digest', 'auditor: verify', 'auditor: quotes replay',
 ];
 
@@ -56,6 +56,29 @@ describe('hra rehearse', () => {
     assert.match(run.stderr, /^auditor: quotes replay: (\d+) verdicts derived again from the archive: \1 match, 0 differ/m);
     assert.equal(run.stdout.trimEnd().split('\n').length, 1, 'stdout is the JSON summary alone');
     assert.equal(treeDigest(join(ROOT, 'corpus')), demoBefore, 'the demo corpus is not touched');
+  });
+
+  it('reviews due records from their archived pages through the scripted loopback model, bound to page and exchange', () => {
+    assert.match(run.stderr, /^reviews due: [1-9]\d* records due a source review at /m);
+    assert.match(run.stderr, /^reviews run: .*: [1-9]\d* reviews appended \([1-9]\d* with an amount quote found in the page\)/m);
+    const lines = readFileSync(join(out, 'corpus/evidence/source-reviews.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const made = lines.filter((line) => (line.reviewer as { kind?: string } | undefined)?.kind === 'model');
+    assert.ok(made.length > 0, 'model reviews appended');
+    for (const line of made) {
+      assert.equal((line.reviewer as { model: string }).model, 'rehearsal-scripted-rule');
+      assert.match(String(line.warcRecordId), /^<urn:uuid:/);
+      assert.match(String((line.exchange as { responseRecordId: string }).responseRecordId), /^<urn:uuid:/);
+    }
+  });
+
+  it('offers the reviewer only whole archived pages: a HEAD answer or a page read to its first heading needs a links check', () => {
+    const dry = runHra(['reviews', 'run', '--corpus', join(out, 'corpus'), '--archive', join(out, 'archive'), '--endpoint', 'http://127.0.0.1:9/v1',
+      '--model', 'none', '--at', '2026-12-31T06:00:00Z', '--dry-run', '--json']);
+    assert.equal(dry.status, 0, dry.stderr);
+    const summary = lastJsonLine(dry);
+    assert.equal(summary.noText, 0, 'no archived prefix or empty HEAD body is offered as a page');
+    assert.ok(Number(summary.needsLinksCheck) > 0);
+    assert.ok(Number(summary.planned) > 0);
   });
 
   it('cites only made-up .test hosts, and marks what it wrote as rehearsal data', () => {
