@@ -1,6 +1,6 @@
 /** The `hra quotes replay` action: re-derives the archived verdicts of a corpus offline, then verifies or appends. */
 import { ArchiveIndexError } from '../../build/archive/open-archive-index-for-reading.ts';
-import { isDigestFailure, openArchivedResponses } from '../../build/archive/open-archived-responses.ts';
+import { isDigestFailure } from '../../build/archive/open-archived-responses.ts';
 import { ArchiveRecordError } from '../../build/archive/read-archived-record.ts';
 import { replayArchivedVerdicts, type ReplayDifference, type ReplayReport } from '../../build/archive/replay-archived-verdicts.ts';
 import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
@@ -11,6 +11,7 @@ import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { isCalendarDate } from './is-calendar-date.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+import { openArchiveOrFail } from './open-archive-or-fail.ts';
 import { requireDirectory } from './require-path.ts';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -33,13 +34,7 @@ export async function runQuotesReplay(flags: QuotesReplayFlags): Promise<void> {
   const archiveDir = flags.archive ?? defaultArchiveDir(flags.corpus);
   const corpus = loadCorpusOrFail(flags.corpus);
   requireDirectory('--archive', archiveDir, 'archive directory');
-  let archive;
-  try {
-    archive = openArchivedResponses(archiveDir);
-  } catch (error) {
-    if (error instanceof ArchiveIndexError) throw new CliFailure(`--archive ${error.message}`);
-    throw error;
-  }
+  const archive = openArchiveOrFail(archiveDir);
   // The weekly run's extraction: the same children, time and memory limits, and pages in flight.
   const extractor = createPageTextExtractor();
   const stopOnSignal = (signal: NodeJS.Signals) => {

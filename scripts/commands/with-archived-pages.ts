@@ -1,11 +1,10 @@
 /** Opens a corpus's evidence archive and the quote check's extraction children for a command that reads archived pages. */
-import { ArchiveIndexError } from '../../build/archive/open-archive-index-for-reading.ts';
-import { openArchivedResponses, type ArchivedResponses } from '../../build/archive/open-archived-responses.ts';
+import type { ArchivedResponses } from '../../build/archive/open-archived-responses.ts';
 import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import type { Corpus } from '../../build/corpus/corpus-types.ts';
 import { createPageTextExtractor, type PageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
 import type { FetchedPage, PageText } from '../../build/quotes/extract-page-text.ts';
-import { CliFailure } from '../cli-failure.ts';
+import { openArchiveOrFail } from './open-archive-or-fail.ts';
 import { requireArchive } from './require-archive.ts';
 
 /** The archive and the extraction children a worksheet command reads pages with. */
@@ -20,13 +19,7 @@ export interface PageSources {
 export async function withArchivedPages<T>(corpus: Corpus, archiveFlag: string | undefined, work: (sources: PageSources) => Promise<T>): Promise<T> {
   const archiveDir = archiveFlag ?? defaultArchiveDir(corpus.root);
   requireArchive(archiveDir);
-  let archive: ArchivedResponses;
-  try {
-    archive = openArchivedResponses(archiveDir);
-  } catch (error) {
-    if (error instanceof ArchiveIndexError) throw new CliFailure(`--archive ${error.message}`);
-    throw error;
-  }
+  const archive = openArchiveOrFail(archiveDir);
   const extractor = createPageTextExtractor();
   try {
     return await work({ linkChecks: corpus.linkChecks, archive, extractor, extract: (page) => extractor.extract(page) });

@@ -6,6 +6,10 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { ArchiveLockedError } from '../../../build/archive/archive-lock.ts';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../../build/archive/archive-index.ts';
 import { type ArchiveExchange, openArchiveWriter } from '../../../build/archive/open-archive-writer.ts';
 import { pruneArchive } from '../../../build/archive/prune-archive.ts';
@@ -40,6 +44,22 @@ function rows(archive: string): ArchiveIndexRow[] {
 
 function dropIndex(archive: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(archive, `index.sqlite${suffix}`), { force: true });
+}
+
+const KILLED_WRITER = fileURLToPath(new URL('../../support/killed-archive-writer.ts', import.meta.url));
+
+/** A writer in a process of its own writes and indexes one exchange and is killed (SIGKILL): what a killed run leaves. */
+async function killWriterAfterOneExchange(archive: string, pid: number, date: Date, url: string, body: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', KILLED_WRITER, archive, String(pid), date.toISOString(), url, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => { out += chunk; if (out.includes('written\n')) resolve(); });
+    child.once('exit', (code) => reject(new Error(`the writer exited (${code}) before it wrote`)));
+  });
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
 }
 
 /** Every kind of row the writer makes, over rolled files: responses, revisits, empty HEADs, a truncated read, requests. */
@@ -111,8 +131,7 @@ describe('reindexArchive', () => {
 
   it('after a killed run, seals its .open file by the old index (a whole record never indexed stays out) and rebuilds the same rows', async () => {
     const archive = await writtenArchive(6400);
-    const writer = await openArchiveWriter({ archiveDir: archive, now: () => week(2), pid: 6499, isProcessAlive: dead });
-    await writer.writeExchange(exchange('http://a.test/killed', '<h1>Indexed before the kill</h1>', week(2)));
+    await killWriterAfterOneExchange(archive, 6499, week(2), 'http://a.test/killed', '<h1>Indexed before the kill</h1>');
     // The kill: the file stays .open, a whole record follows that was written but never indexed, then a torn member.
     const open = warcFiles(archive, '.open')[0]!;
     const other = fresh();
@@ -131,8 +150,7 @@ describe('reindexArchive', () => {
 
   it('after a killed run whose index is lost too, cuts the torn tail and indexes every whole record', async () => {
     const archive = await writtenArchive(6500);
-    const writer = await openArchiveWriter({ archiveDir: archive, now: () => week(2), pid: 6599, isProcessAlive: dead });
-    await writer.writeExchange(exchange('http://a.test/killed', '<h1>Indexed before the kill</h1>', week(2)));
+    await killWriterAfterOneExchange(archive, 6599, week(2), 'http://a.test/killed', '<h1>Indexed before the kill</h1>');
     const open = warcFiles(archive, '.open')[0]!;
     const whole = statSync(open).size;
     appendFileSync(open, Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
@@ -149,8 +167,9 @@ describe('reindexArchive', () => {
     const before = rows(archive);
     const writer = await openArchiveWriter({ archiveDir: archive, now: () => week(2), pid: 6699, isProcessAlive: dead });
     await writer.writeExchange(exchange('http://a.test/live', '<h1>live</h1>', week(2)));
-    await assert.rejects(reindexArchive({ archiveDir: archive, isProcessAlive: (pid) => pid === 6699 }), (error: Error) =>
-      error instanceof ReindexError && /being written by process 6699/.test(error.message));
+    // A running writer holds the archive's lock shared, so reindex (exclusive, as prune) is refused naming it.
+    await assert.rejects(reindexArchive({ archiveDir: archive, isProcessAlive: (pid) => pid === 6699, lockWaitMs: 50 }), (error: Error) =>
+      error instanceof ArchiveLockedError && /links check \(archive writer\) \(process \d+\) holds the archive's lock/.test(error.message));
     await writer.close();
     const after = rows(archive);
     const file = warcFiles(archive)[0]!;
