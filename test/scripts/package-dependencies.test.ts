@@ -38,4 +38,12 @@ describe('package.json dependencies', () => {
     const unused = Object.keys(manifest.dependencies).filter((name) => !imported.has(name));
     assert.deepEqual(unused, [], `dependencies no shipped file imports: ${unused.join(', ')}`);
   });
+
+  it('decides every install script the lock holds in allowScripts, so npm ci warns of none (issue 42)', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const scripted = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true).map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    const undecided = [...new Set(scripted)].filter((name) => typeof manifest.allowScripts?.[name] !== 'boolean').sort();
+    assert.deepEqual(undecided, [], `install scripts allowScripts does not decide: ${undecided.join(', ')}`);
+  });
 });
