@@ -44,11 +44,12 @@ async function judgeQuotes(
   const quotes = tasks.map((task) => task.quote);
   const extracted = await extract({ body: page.bytes, contentType, complete: page.complete }, quotes);
   if (extracted.kind === 'inconclusive') return inconclusive(extracted.reason);
-  const { textLength, textSha256, found, statedAmounts, unreadable } = extracted.kind === 'judged' ? extracted : judgePageText(extracted, quotes);
+  const { textLength, textSha256, found, statedAmounts, unreadable, inconclusive: unsettled } = extracted.kind === 'judged' ? extracted : judgePageText(extracted, quotes);
   return tasks.map((task, index): QuoteCheck => {
     if (found[index] === true) return { ...base(task), outcome: 'found', contentType, textLength, textSha256 };
-    // Absent from a text with pages that could not be read: it may be on one of them.
-    if (unreadable !== undefined) return { ...base(task), outcome: 'inconclusive', reason: unreadable, contentType };
+    // Absent from a text with pages that could not be read, an OCR layer or unmapped glyphs: it may be there.
+    const reason = unreadable ?? unsettled?.[index] ?? undefined;
+    if (reason !== undefined) return { ...base(task), outcome: 'inconclusive', reason, contentType };
     return { ...base(task), outcome: 'not-found', contentType, textLength, textSha256, statedAmounts: statedAmounts ?? [] };
   });
 }

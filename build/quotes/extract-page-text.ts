@@ -23,9 +23,10 @@ export interface FetchedPage {
 export type PageText =
   /**
    * `unreadable`: why an absent quote proves nothing here (a PDF with pages whose text layer is broken); a
-   * quote found in the text is found all the same.
+   * quote found in the text is found all the same. `ocrPages`: the PDF pages (0-based, in `text` joined by
+   * `\n\f\n`) that are OCR layers over a scan, matched with the OCR tolerance.
    */
-  | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string; unreadable?: string }
+  | { kind: 'text'; format: 'html' | 'pdf' | 'text'; text: string; unreadable?: string; ocrPages?: number[] }
   /**
    * `limit: 'run-time'`: the extraction's own limits or its child process, not the page, left it unjudged, so
    * another run may judge it; a kind to test rather than a reason to match.
@@ -163,6 +164,7 @@ async function readPdf(body: Uint8Array): Promise<PageText> {
   if (visibleLength(text, 1) === 0) return { kind: 'inconclusive', format: 'pdf', reason: 'pdf has no text layer' };
   // Broken ToUnicode maps: a quote missing there says nothing about the printed page, one found there is found.
   const { withText, unreadable } = countUnreadablePages(answer.pages);
-  if (unreadable === 0) return { kind: 'text', format: 'pdf', text };
-  return { kind: 'text', format: 'pdf', text, unreadable: `pdf text layer unreadable on ${unreadable} of ${withText} pages (broken font encoding)` };
+  const ocr = answer.ocrPages.length === 0 ? {} : { ocrPages: answer.ocrPages };
+  if (unreadable === 0) return { kind: 'text', format: 'pdf', text, ...ocr };
+  return { kind: 'text', format: 'pdf', text, unreadable: `pdf text layer unreadable on ${unreadable} of ${withText} pages (broken font encoding)`, ...ocr };
 }

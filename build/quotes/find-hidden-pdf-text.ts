@@ -115,10 +115,29 @@ function rectangleOf(data: ArrayLike<number>): Box | undefined {
 }
 
 /**
+ * A page's text is an OCR layer (issue 40 item 1) when at least this share of the characters it shows are
+ * invisible text over an image: a scan with its recognized text laid over it, which a reader sees as the
+ * scan and which holds the recognizer's errors.
+ */
+export const OCR_LAYER_SHARE = 0.5;
+
+/** What a page's operator list shows where no one sees it, and whether its text is an OCR layer over a scan. */
+export interface PdfTextVisibility {
+  hidden: HiddenRun[];
+  /** At least OCR_LAYER_SHARE of the shown characters are invisible text over an image. */
+  ocrLayer: boolean;
+}
+
+/**
  * The strings the page's operator list `fnArray`/`argsArray` shows where they cannot be seen, on a page whose
  * visible area is `view` ([x0, y0, x1, y1], the crop box).
  */
 export function findHiddenPdfText(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: PdfOps, view: Box): HiddenRun[] {
+  return readPdfTextVisibility(fnArray, argsArray, ops, view).hidden;
+}
+
+/** findHiddenPdfText's strings, and whether the page's text is an OCR layer (OCR_LAYER_SHARE), from one walk of the operators. */
+export function readPdfTextVisibility(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: PdfOps, view: Box): PdfTextVisibility {
   const shown: Shown[] = [];
   const opaque: Array<{ box: Box; order: number }> = [];
   const painted: Box[] = [];
@@ -246,10 +265,19 @@ export function findHiddenPdfText(fnArray: ArrayLike<number>, argsArray: ArrayLi
       default: break;
     }
   }
-  return shown.filter((run) => {
-    if (run.hidden === 'invisible') return !images.some((image) => overlaps(image, run.box));
+  let shownChars = 0;
+  let ocrChars = 0;
+  const hidden = shown.filter((run) => {
+    const chars = run.text.replace(/\s+/g, '').length;
+    shownChars += chars;
+    if (run.hidden === 'invisible') {
+      const overImage = images.some((image) => overlaps(image, run.box));
+      if (overImage) ocrChars += chars;
+      return !overImage;
+    }
     if (run.hidden === 'page colour') return !painted.some((area) => overlaps(area, run.box));
     if (run.hidden === 'clipped') return true;
     return opaque.some((area) => area.order > run.order && covers(area.box, run.box));
   }).map(({ text, x, y, size }) => ({ text, x, y, size }));
+  return { hidden, ocrLayer: ocrChars > 0 && ocrChars >= shownChars * OCR_LAYER_SHARE };
 }

@@ -4,13 +4,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { dropHiddenPdfText } from './drop-hidden-pdf-text.ts';
-import { findHiddenPdfText } from './find-hidden-pdf-text.ts';
+import { readPdfTextVisibility, type HiddenRun } from './find-hidden-pdf-text.ts';
 import { joinPdfTextItems, type PdfTextItem } from './join-pdf-text-items.ts';
 import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
 import { placeFormFieldValues, type PdfAnnotation } from './place-form-field-values.ts';
 
-/** The text of each page, or why there is none. */
-export type PdfPagesAnswer = { ok: true; pages: string[] } | { ok: false; reason: string };
+/** The text of each page, and which pages (0-based) are OCR layers over a scan; or why there is no text. */
+export type PdfPagesAnswer = { ok: true; pages: string[]; ocrPages: number[] } | { ok: false; reason: string };
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // The predefined CMaps pdfjs-dist ships (cmaps/ beside build/ and legacy/), as pdf.js reads them in Node:
@@ -39,23 +39,27 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
   try {
     const document = await task.promise;
     const pages: string[] = [];
+    const ocrPages: number[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
       const items: PdfTextItem[] = content.items.flatMap((item) => ('str' in item ? [item] : []));
       // What the page draws where no one sees it (issue 40 item 7) is cut out before the lines are read; not
       // on a page of more text than any handout holds, whose operator list would cost its reading twice over.
-      let hidden: ReturnType<typeof findHiddenPdfText> = [];
+      let hidden: HiddenRun[] = [];
       if (items.reduce((sum, item) => sum + item.str.length, 0) <= HIDDEN_TEXT_MAX_CHARS) {
         const operators = await page.getOperatorList();
-        hidden = findHiddenPdfText(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+        const visibility = readPdfTextVisibility(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+        hidden = visibility.hidden;
+        // Its quotes are matched with the OCR layer's tolerance (quote-occurs-in-ocr-layer.ts, issue 40 item 1).
+        if (visibility.ocrLayer) ocrPages.push(number - 1);
       }
       // Filled form fields show their values over the page (issue 40 item 5), after what they cover is cut out.
       const annotations = (await page.getAnnotations({ intent: 'display' })) as PdfAnnotation[];
       pages.push(joinPdfTextItems(orderPdfTextColumns(placeFormFieldValues(dropHiddenPdfText(items, hidden), annotations))));
       page.cleanup();
     }
-    return { ok: true, pages };
+    return { ok: true, pages, ocrPages };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') return { ok: false, reason: 'pdf is password-protected' };

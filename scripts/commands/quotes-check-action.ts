@@ -67,7 +67,8 @@ export async function runQuotesCheck(flags: QuotesCheckFlags): Promise<void> {
     let normalizedPage: string | undefined;
     lines = flags.quote.map((quote, index): QuoteCheckLine => {
       if (judgment.found[index] === true) return { quote, outcome: 'found', ...measures };
-      if (judgment.unreadable !== undefined) return { quote, outcome: 'inconclusive', reason: judgment.unreadable };
+      const reason = judgment.unreadable ?? judgment.inconclusive?.[index] ?? undefined;
+      if (reason !== undefined) return { quote, outcome: 'inconclusive', reason };
       normalizedPage ??= normalizeForMatch(text.text);
       return { quote, outcome: 'not-found', ...measures, brokeOffAt: locateQuoteBreak(normalizeForMatch(quote), normalizedPage) };
     });

@@ -1,10 +1,10 @@
 /**
  * PDFs made by the tests themselves (never files of unknown origin), with pdf-lib: a text layer holding
- * given lines or runs placed one by one, pages drawn only as an image (a scan), or a small file whose page takes pdf.js a long time
+ * given lines or runs placed one by one, pages drawn only as an image (a scan), a scan with an invisible OCR layer, or a small file whose page takes pdf.js a long time
  * (a compressed content stream of millions of text operations), for time limits.
  */
 import { deflateSync, crc32 } from 'node:zlib';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, setTextRenderingMode, StandardFonts, TextRenderingMode } from 'pdf-lib';
 
 /** One run of Helvetica text at baseline y (from the bottom); without x it starts where the previous run ends. */
 export interface TestPdfRun {
@@ -25,6 +25,12 @@ export type TestPdfSpec =
   | { kind: 'runs'; runs: TestPdfRun[] }
   /** One page drawn as a grey image and nothing else: no text layer. */
   | { kind: 'image-only' }
+  /**
+   * A scan with its OCR layer: one page drawn as a grey image, `lines` drawn over it top down in invisible
+   * Helvetica (render mode 3), as OCR tools lay recognized text over the scan; `visible` lines (ordinary
+   * text, drawn below them) when given.
+   */
+  | { kind: 'ocr-scan'; lines: string[]; visible?: string[] }
   /** One page whose content stream repeats a text operation `operations` times (deflated: a few KiB). */
   | { kind: 'slow'; operations: number };
 
@@ -53,6 +59,14 @@ export async function makeTestPdf(spec: TestPdfSpec): Promise<Uint8Array> {
   } else if (spec.kind === 'image-only') {
     const image = await doc.embedPng(greyPng(64, 64));
     doc.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+  } else if (spec.kind === 'ocr-scan') {
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const image = await doc.embedPng(greyPng(64, 64));
+    const page = doc.addPage([612, 792]);
+    page.drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+    spec.visible?.forEach((line, index) => page.drawText(line, { x: 54, y: 200 - index * 16, size: 12, font }));
+    page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+    spec.lines.forEach((line, index) => page.drawText(line, { x: 54, y: 720 - index * 16, size: 12, font }));
   } else {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([612, 792]);

@@ -3,6 +3,9 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { normalizeForMatch } from '../../../build/quotes/normalize-for-match.ts';
+import { OCR_LAYER_SHARE } from '../../../build/quotes/find-hidden-pdf-text.ts';
+import { OCR_CONFUSIONS, OCR_LETTERS_PER_SUBSTITUTION, OCR_MAX_SUBSTITUTIONS } from '../../../build/quotes/quote-occurs-in-ocr-layer.ts';
+import { UNMAPPED_GLYPH_MAX_LETTERS } from '../../../build/quotes/quote-fails-at-unmapped-glyphs.ts';
 import { SPACE_AS_MARK_RUNS, UNREADABLE_PAGE_SHARE } from '../../../build/quotes/unreadable-text-layer.ts';
 
 const readme = readFileSync(new URL('../../../corpus/README.md', import.meta.url), 'utf8');
@@ -58,6 +61,24 @@ describe('corpus/README.md "Quote matching"', () => {
       assert.equal(normalizeForMatch(`a${char}b`), 'a b');
       assert.equal(normalizeForMatch(`${char}a${char}${char} b${char}`), 'a b');
     }
+  });
+
+  it('match step 4 states the OCR layer rule the code uses: its share, its budget and its whole confusion table', () => {
+    const match = section.slice(section.indexOf('**Match.**')).replace(/\s+/g, ' ');
+    const rule = /\n?4\. OCR text layers .*?(?= A quote that normalizes to nothing)/.exec(match)?.[0] ?? '';
+    assert.ok(rule.includes('at least half of the characters it shows are invisible text'), rule);
+    assert.equal(OCR_LAYER_SHARE, 0.5);
+    const budget = /at most one substitution per (\d+) letters of the quote, (\d+) at most/.exec(rule);
+    assert.deepEqual([Number(budget?.[1]), Number(budget?.[2])], [OCR_LETTERS_PER_SUBSTITUTION, OCR_MAX_SUBSTITUTIONS]);
+    const table = rule.slice(rule.indexOf('(quote → page)'), rule.indexOf('between two of'));
+    const pairs = [...table.matchAll(/`([^`]+)`→`([^`]+)`/g)].map(([, from, to]) => `${from}>${to}`);
+    const oneOrBar = /`l` or `i` → `1` or `\|`/.test(table) ? ['l>1', 'i>1', 'l>|', 'i>|'] : [];
+    assert.deepEqual([...pairs, ...oneOrBar].sort(), OCR_CONFUSIONS.map(([from, to]) => `${from}>${to}`).sort());
+  });
+
+  it('states how many letters one unmapped glyph may stand for', () => {
+    const rule = /stood for one to (\w+) of the quote's letters/.exec(section.replace(/\s+/g, ' '));
+    assert.equal(['one', 'two', 'three', 'four'].indexOf(rule?.[1] ?? '') + 1, UNMAPPED_GLYPH_MAX_LETTERS);
   });
 
   it('states the unreadable text layer thresholds the code uses', () => {
