@@ -3,6 +3,8 @@
  * pdf.js's text content alone (what the reading used before) and of the whole reading now (text content,
  * operator list for hidden text, annotations for form values, column order), and how many pages each new
  * rule touches. Usage: node --import tsx scripts/bench/measure-pdf-layout.ts DIR... (prints JSON).
+ * With `--labels FILE` it measures accuracy instead (measure-quote-labels.ts): each labelled quote judged
+ * by the quote check's own extraction and matcher, tallied by format and truth.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,13 @@ import { orderPdfTextColumns } from '../../build/quotes/order-pdf-text-columns.t
 import { placeFormFieldValues, type PdfAnnotation } from '../../build/quotes/place-form-field-values.ts';
 
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+
+const labelsAt = process.argv.indexOf('--labels');
+if (labelsAt !== -1) {
+  const { measureQuoteLabels } = await import('./measure-quote-labels.ts');
+  console.log(JSON.stringify(await measureQuoteLabels(process.argv[labelsAt + 1]!), null, 2));
+  process.exit(0);
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

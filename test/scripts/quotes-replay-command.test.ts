@@ -18,7 +18,10 @@ import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { editArchivedPayload } from '../support/edit-archived-payload.ts';
 import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus } from '../support/link-test-corpus.ts';
-import { createQuotePages, QUOTE, QUOTE_CASES, QUOTE_HOST } from '../support/quote-fixture-pages.ts';
+import { extractPageText } from '../../build/quotes/extract-page-text.ts';
+import { judgePageText } from '../../build/quotes/judge-page-text.ts';
+import { makeTestPdf } from '../support/make-test-pdf.ts';
+import { createQuotePages, OCR_LAYERS, QUOTE, QUOTE_CASES, QUOTE_HOST } from '../support/quote-fixture-pages.ts';
 import { runHraAsync, stderrLines, type HraRun } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -31,6 +34,8 @@ const FLAGS = ['--max-age-days', '6', '--host-interval-ms', '0', '--timeout-ms',
 const rowsOf = (text: string) => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
 /** The extractor version before issue 40's layout and hidden-text rules. */
 const VERSION_1 = '1+pdfjs-dist-5.4.449';
+/** The extractor version before issue 40's OCR-layer and unmapped-glyph rules. */
+const VERSION_2 = '2+pdfjs-dist-5.4.449';
 const urlOf = (path: string) => `http://${QUOTE_HOST}${path}`;
 /** A link checked alone, read only up to its first h1, whose verdict rests on that h1 (`404`). */
 const HEADING_404 = 'http://heading.test/soft-404-heading';
@@ -43,6 +48,14 @@ function writeQuoteCorpus(dir: string): string {
   }));
   appendFileSync(join(corpus, 'evidence/source-reviews.ndjson'), reviews.map((row) => `${JSON.stringify(row)}\n`).join(''));
   return corpus;
+}
+
+/** The text of the fixture's OCR-layer page at `path`, as the extractor reads it (the fixture's bytes, made again). */
+async function ocrPageText(path: keyof typeof OCR_LAYERS) {
+  const body = await makeTestPdf({ kind: 'ocr-scan', lines: [...OCR_LAYERS[path]] });
+  const page = await extractPageText({ body, contentType: 'application/pdf', complete: true });
+  assert.equal(page.kind, 'text');
+  return page as Extract<typeof page, { kind: 'text' }>;
 }
 
 /** A copy of the run's corpus and archive that a test may damage. */
@@ -221,6 +234,43 @@ describe('hra quotes replay after an archived links check', () => {
       [urlOf('/hidden-by-class'), 'not-found', EXTRACTOR_VERSION],
       [urlOf('/two-columns.pdf'), 'found', EXTRACTOR_VERSION],
     ]);
+    assert.equal((await replay(where, ['--verify'])).status, 0);
+  });
+
+  it('an archive whose verdict lines version 2 of the extractor wrote: replay re-derives the OCR-layer verdicts that moved, each listed', async () => {
+    // The lines as EXTRACTOR_VERSION 2 wrote them (issue 40 item 1): the quote on a scan's OCR layer, with its
+    // missing spaces and letter confusions, not found; the changed amount on another OCR layer not found,
+    // conclusively, where version 3 finds the first and leaves the second inconclusive.
+    const where = copyOfRun('written-by-version-2', original);
+    const file = join(where.corpus, 'evidence/quote-checks.ndjson');
+    const rows = rowsOf(readFileSync(file, 'utf8'));
+    const scan = rows.find((row) => row.url === urlOf('/ocr-scan.pdf'))!;
+    const changed = rows.find((row) => row.url === urlOf('/ocr-amount-changed.pdf'))!;
+    assert.deepEqual([scan.outcome, changed.outcome, changed.reason], ['found', 'inconclusive', 'OCR text layer']);
+    const measured = judgePageText(await ocrPageText('/ocr-amount-changed.pdf'), [QUOTE]);
+    for (const row of rows) if (row.extractor !== undefined) row.extractor = VERSION_2;
+    Object.assign(scan, { outcome: 'not-found', statedAmounts: [{ text: '$10,000', value: 10000 }] });
+    Object.assign(changed, { outcome: 'not-found', textLength: measured.textLength, textSha256: measured.textSha256, statedAmounts: [{ text: '$12,500', value: 12500 }] });
+    delete changed.reason;
+    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+
+    const verify = await replay(where, ['--verify']);
+    assert.match(failureLine(verify), new RegExp(`^hra: 2 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
+    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
+    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 2} match, 2 differ`);
+    assert.equal(moved.length, 2, verify.stdout);
+    const line = (recordId: unknown) => moved.find((difference) => difference.includes(`record ${String(recordId)}: `)) ?? '';
+    assert.match(line(scan.warcRecordId), /: recorded not-found \(.*\), re-derived found/);
+    assert.match(line(changed.warcRecordId), /: recorded not-found \(.*amounts \$12,500\), re-derived inconclusive$/);
+
+    const run = await replay(where, ['--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]).sort(), [
+      [urlOf('/ocr-amount-changed.pdf'), 'inconclusive', EXTRACTOR_VERSION],
+      [urlOf('/ocr-scan.pdf'), 'found', EXTRACTOR_VERSION],
+    ]);
+    assert.equal(appended.find((row) => row.url === urlOf('/ocr-amount-changed.pdf'))?.reason, 'OCR text layer');
     assert.equal((await replay(where, ['--verify'])).status, 0);
   });
 

@@ -54,7 +54,16 @@ export const QUOTE_CASES: readonly QuoteCase[] = [
   // Issue 40: verdicts that moved with EXTRACTOR_VERSION 2 (a page set in columns, a menu a <style> class hides).
   { path: '/two-columns.pdf', quote: QUOTE, outcome: 'found', contentType: 'application/pdf' },
   { path: '/hidden-by-class', quote: QUOTE, outcome: 'not-found', statedAmounts: [{ text: '$12,500', value: 12500 }], contentType: HTML },
+  // Issue 40: verdicts that moved with EXTRACTOR_VERSION 3 (a scan's OCR layer, read with its errors; a changed amount on one).
+  { path: '/ocr-scan.pdf', quote: QUOTE, outcome: 'found', contentType: 'application/pdf' },
+  { path: '/ocr-amount-changed.pdf', quote: QUOTE, outcome: 'inconclusive', reason: /^OCR text layer$/, contentType: 'application/pdf' },
 ];
+
+/** The OCR layers of /ocr-scan.pdf (the quote with missing spaces and letter confusions) and /ocr-amount-changed.pdf. */
+export const OCR_LAYERS = {
+  '/ocr-scan.pdf': ['City Home Repair Program 2026', 'Eligib1e homeowners rnay receive upto $10,000', 'for hornerepairs. Apply at City Hall.'],
+  '/ocr-amount-changed.pdf': ['City Home Repair Program 2026', 'Eligible homeowners may receive up to $12,500', 'for home repairs. Apply at City Hall.'],
+} as const;
 
 /** windows-1252 bytes of a text whose only non-ASCII characters are `é` and `’`. */
 function windows1252(text: string): Buffer {
@@ -74,7 +83,11 @@ export async function createQuotePages(): Promise<(request: IncomingMessage, res
     kind: 'runs',
     runs: [0, 1, 2, 3].flatMap((row) => columns.map((column, index) => ({ text: column[row]!, x: 54 + index * 260, y: 700 - row * 14, size: 10 }))),
   }));
+  const ocrScan = Buffer.from(await makeTestPdf({ kind: 'ocr-scan', lines: [...OCR_LAYERS['/ocr-scan.pdf']] }));
+  const ocrAmountChanged = Buffer.from(await makeTestPdf({ kind: 'ocr-scan', lines: [...OCR_LAYERS['/ocr-amount-changed.pdf']] }));
   const pages: Record<string, { type: string; body: Buffer | string }> = {
+    '/ocr-scan.pdf': { type: 'application/pdf', body: ocrScan },
+    '/ocr-amount-changed.pdf': { type: 'application/pdf', body: ocrAmountChanged },
     '/verbatim': { type: HTML, body: html(`<p>${QUOTE}</p>`) },
     '/inline-tags': { type: HTML, body: html('<p>Eligible homeowners may receive <em>up to</em> <b>$10,000</b> for <a href="/repairs">home repairs</a>.</p>') },
     '/entities': { type: HTML, body: html('<p>Eligible&nbsp;homeowners may receive up&#160;to &#36;10,000 for home\u00a0repairs&#46;</p>') },
