@@ -65,26 +65,112 @@ export interface OpenArchiveIndexOptions {
   busyTimeoutMs?: number;
 }
 
+/** The index schema this module writes and reads, as `PRAGMA user_version`; 0 is the first (one wide table). */
+export const ARCHIVE_INDEX_SCHEMA_VERSION = 2;
+
+/** An index of a schema this module does not read (an older one is rebuilt by `hra archive reindex`). */
+export class ArchiveIndexSchemaError extends Error {
+  /** `first`: the first schema's one wide table, which readFirstSchemaRows reads; `newer`: a later hra's. */
+  readonly schema: 'first' | 'newer';
+
+  constructor(message: string, schema: 'first' | 'newer') {
+    super(message);
+    this.name = 'ArchiveIndexSchemaError';
+    this.schema = schema;
+  }
+}
+
+// A row holds what differs per record: the URL and the file name are numbers into tables that hold each once,
+// so a week that fetches the same URLs adds no URL text; a digest is its 32 bytes (hex in `records`). The
+// indexes hold only the rows their lookups ask for: requests are never looked up by URL or digest, revisits
+// never by digest. `records` is a view with the columns of the first schema, for the readers that query the
+// index in SQL (prune, verify) and for edits (its triggers write the tables).
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS records (
-  record_id TEXT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS index_files (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS index_uris (id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS index_rows (
+  record_id TEXT NOT NULL UNIQUE,
   type TEXT NOT NULL CHECK (type IN ('request', 'response', 'revisit')),
-  target_uri TEXT NOT NULL,
+  uri INTEGER NOT NULL REFERENCES index_uris (id),
   warc_date TEXT NOT NULL,
-  file TEXT NOT NULL,
+  file INTEGER NOT NULL REFERENCES index_files (id),
   offset INTEGER NOT NULL,
   length INTEGER NOT NULL,
-  payload_sha256 TEXT,
+  payload_sha256 BLOB,
   refers_to TEXT,
   concurrent_to TEXT
 );
-CREATE INDEX IF NOT EXISTS records_payload_sha256 ON records (payload_sha256, type, warc_date);
-CREATE INDEX IF NOT EXISTS records_file_offset ON records (file, offset);
-CREATE INDEX IF NOT EXISTS records_target_uri ON records (target_uri, warc_date);
+CREATE INDEX IF NOT EXISTS index_rows_payload ON index_rows (payload_sha256, warc_date) WHERE type = 'response';
+CREATE INDEX IF NOT EXISTS index_rows_file_offset ON index_rows (file, offset);
+CREATE INDEX IF NOT EXISTS index_rows_uri ON index_rows (uri, warc_date) WHERE type IN ('response', 'revisit');
+CREATE VIEW IF NOT EXISTS records AS SELECT r.rowid AS rowid, r.record_id, r.type, u.uri AS target_uri, r.warc_date,
+  f.name AS file, r.offset, r.length, ${decodedDigest('r.payload_sha256')} AS payload_sha256, r.refers_to, r.concurrent_to
+  FROM index_rows r JOIN index_uris u ON u.id = r.uri JOIN index_files f ON f.id = r.file;
+CREATE TRIGGER IF NOT EXISTS records_insert INSTEAD OF INSERT ON records BEGIN
+  INSERT OR IGNORE INTO index_uris (uri) VALUES (NEW.target_uri);
+  INSERT OR IGNORE INTO index_files (name) VALUES (NEW.file);
+  INSERT INTO index_rows (record_id, type, uri, warc_date, file, offset, length, payload_sha256, refers_to, concurrent_to)
+  VALUES (NEW.record_id, NEW.type, (SELECT id FROM index_uris WHERE uri = NEW.target_uri), NEW.warc_date,
+    (SELECT id FROM index_files WHERE name = NEW.file), NEW.offset, NEW.length, ${encodedDigest('NEW.payload_sha256')}, NEW.refers_to, NEW.concurrent_to);
+END;
+CREATE TRIGGER IF NOT EXISTS records_update INSTEAD OF UPDATE ON records BEGIN
+  INSERT OR IGNORE INTO index_uris (uri) VALUES (NEW.target_uri);
+  INSERT OR IGNORE INTO index_files (name) VALUES (NEW.file);
+  UPDATE index_rows SET record_id = NEW.record_id, type = NEW.type, uri = (SELECT id FROM index_uris WHERE uri = NEW.target_uri),
+    warc_date = NEW.warc_date, file = (SELECT id FROM index_files WHERE name = NEW.file), offset = NEW.offset, length = NEW.length,
+    payload_sha256 = ${encodedDigest('NEW.payload_sha256')}, refers_to = NEW.refers_to, concurrent_to = NEW.concurrent_to
+  WHERE rowid = OLD.rowid;
+END;
+CREATE TRIGGER IF NOT EXISTS records_delete INSTEAD OF DELETE ON records BEGIN
+  DELETE FROM index_rows WHERE rowid = OLD.rowid;
+END;
+PRAGMA user_version = ${ARCHIVE_INDEX_SCHEMA_VERSION};
 `;
 
-const COLUMNS = `record_id AS recordId, type, target_uri AS targetUri, warc_date AS warcDate, file, offset, length,
-  payload_sha256 AS payloadSha256, refers_to AS refersTo, concurrent_to AS concurrentTo`;
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+/** A digest as stored: lowercase hex as its 32 bytes; anything else (an edited or foreign row) as written. */
+function encodeDigest(digest: string | null): Buffer | string | null {
+  return digest !== null && HEX_DIGEST.test(digest) ? Buffer.from(digest, 'hex') : digest;
+}
+
+/** encodeDigest in SQL, for rows written through the `records` view. */
+function encodedDigest(value: string): string {
+  return `CASE WHEN typeof(${value}) = 'text' AND length(${value}) = 64 AND ${value} NOT GLOB '*[^0-9a-f]*' THEN unhex(${value}) ELSE ${value} END`;
+}
+
+/** A stored digest as the hex it was written as. */
+function decodedDigest(value: string): string {
+  return `CASE WHEN typeof(${value}) = 'blob' THEN lower(hex(${value})) ELSE ${value} END`;
+}
+
+const COLUMNS = `r.record_id AS recordId, r.type, u.uri AS targetUri, r.warc_date AS warcDate, f.name AS file, r.offset, r.length,
+  ${decodedDigest('r.payload_sha256')} AS payloadSha256, r.refers_to AS refersTo, r.concurrent_to AS concurrentTo`;
+/** The table of the rows themselves (`records` is a view over it): what an index of the rows must be made on. */
+export const INDEX_ROWS_TABLE = 'index_rows';
+const FROM = 'index_rows r JOIN index_uris u ON u.id = r.uri JOIN index_files f ON f.id = r.file';
+
+/**
+ * Refuses an index this module cannot read: the first schema (a `records` table, user_version 0) is named
+ * with the command that rebuilds it, a later one with its version.
+ */
+function checkSchema(database: Database.Database, file: string): void {
+  const version = database.pragma('user_version', { simple: true }) as number;
+  const wide = database.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'records'").get() !== undefined;
+  if (wide) throw new ArchiveIndexSchemaError(`${file}: an index of the first schema (one row of text per record); rebuild it with hra archive reindex --archive <dir> (the WARC files are unchanged)`, 'first');
+  if (version > ARCHIVE_INDEX_SCHEMA_VERSION) throw new ArchiveIndexSchemaError(`${file}: index schema ${version}, newer than this hra reads (${ARCHIVE_INDEX_SCHEMA_VERSION})`, 'newer');
+}
+
+/** Every row of an index of the first schema, by record id: what `hra archive reindex` compares its rebuilt rows with. */
+export function readFirstSchemaRows(file: string): ArchiveIndexRow[] {
+  const database = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return database.prepare(`SELECT record_id AS recordId, type, target_uri AS targetUri, warc_date AS warcDate, file, offset, length,
+      payload_sha256 AS payloadSha256, refers_to AS refersTo, concurrent_to AS concurrentTo FROM records ORDER BY record_id`).all() as ArchiveIndexRow[];
+  } finally {
+    database.close();
+  }
+}
 
 /** Opens (creating it and the archive folder unless read-only) the index of the archive at `archiveDir`. */
 export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOptions = {}): ArchiveIndex {
@@ -94,34 +180,51 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
   // A writer and readers (replay, verify) may have it open at once; FULL syncs each commit, so a row the
   // verdict line relies on survives a crash of the machine, not only of the process.
   database.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+  try {
+    checkSchema(database, file);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   if (!options.readonly) {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.exec(SCHEMA);
   }
-  const insertRow = database.prepare(`INSERT INTO records
-    (record_id, type, target_uri, warc_date, file, offset, length, payload_sha256, refers_to, concurrent_to)
-    VALUES (@recordId, @type, @targetUri, @warcDate, @file, @offset, @length, @payloadSha256, @refersTo, @concurrentTo)`);
+  const insertUri = database.prepare('INSERT OR IGNORE INTO index_uris (uri) VALUES (?)');
+  const uriId = database.prepare('SELECT id FROM index_uris WHERE uri = ?').pluck();
+  const insertFile = database.prepare('INSERT OR IGNORE INTO index_files (name) VALUES (?)');
+  const fileId = database.prepare('SELECT id FROM index_files WHERE name = ?').pluck();
+  const idOf = (insert: Database.Statement, select: Database.Statement, value: string) => {
+    insert.run(value);
+    return select.get(value) as number;
+  };
+  const insertRow = database.prepare(`INSERT INTO index_rows
+    (record_id, type, uri, warc_date, file, offset, length, payload_sha256, refers_to, concurrent_to)
+    VALUES (@recordId, @type, @uri, @warcDate, @file, @offset, @length, @payloadSha256, @refersTo, @concurrentTo)`);
   const insertAll = database.transaction((rows: readonly ArchiveIndexRow[]) => {
-    for (const row of rows) insertRow.run(row);
+    for (const row of rows) {
+      insertRow.run({ ...row, uri: idOf(insertUri, uriId, row.targetUri), file: idOf(insertFile, fileId, row.file), payloadSha256: encodeDigest(row.payloadSha256) });
+    }
   });
-  const byId = database.prepare(`SELECT ${COLUMNS} FROM records WHERE record_id = ?`);
+  const byId = database.prepare(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.record_id = ?`);
   const byDigest = database.prepare(
-    // The index covers the whole lookup: a payload repeated a million times costs one seek, not a scan of its rows.
-    `SELECT ${COLUMNS} FROM records WHERE payload_sha256 = ? AND type = 'response' ORDER BY warc_date LIMIT 1`,
+    // The partial index covers the whole lookup: a payload repeated a million times costs one seek, not a scan of its rows.
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE r.payload_sha256 = ? AND r.type = 'response' ORDER BY r.warc_date LIMIT 1`,
   );
   // A redirect hop is looked up by its URL when a link line's record is of another (follow-archived-redirects.ts).
-  const latestOf = database.prepare(`SELECT ${COLUMNS} FROM records WHERE target_uri = ? AND type IN ('response', 'revisit')
-    AND warc_date <= ? ORDER BY warc_date DESC, rowid DESC LIMIT 1`);
-  const files = database.prepare('SELECT DISTINCT file FROM records ORDER BY file').pluck();
-  const ofFile = database.prepare(`SELECT ${COLUMNS} FROM records WHERE file = ? ORDER BY offset`);
-  const all = database.prepare(`SELECT ${COLUMNS} FROM records ORDER BY record_id`);
-  const end = database.prepare('SELECT COALESCE(MAX(offset + length), 0) FROM records WHERE file = ?').pluck();
+  const latestOf = database.prepare(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.uri = (SELECT id FROM index_uris WHERE uri = ?)
+    AND r.type IN ('response', 'revisit') AND r.warc_date <= ? ORDER BY r.warc_date DESC, r.rowid DESC LIMIT 1`);
+  // A file stays in index_files after a prune removed its rows: only a file some row names is listed.
+  const files = database.prepare('SELECT f.name FROM index_files f WHERE EXISTS (SELECT 1 FROM index_rows r WHERE r.file = f.id) ORDER BY f.name').pluck();
+  const ofFile = database.prepare(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.file = (SELECT id FROM index_files WHERE name = ?) ORDER BY r.offset`);
+  const all = database.prepare(`SELECT ${COLUMNS} FROM ${FROM} ORDER BY r.record_id`);
+  const end = database.prepare('SELECT COALESCE(MAX(offset + length), 0) FROM index_rows WHERE file = (SELECT id FROM index_files WHERE name = ?)').pluck();
   return {
     database,
     insert: (rows) => insertAll(rows),
     byRecordId: (recordId) => byId.get(recordId) as ArchiveIndexRow | undefined,
-    responseByPayloadSha256: (digest) => byDigest.get(digest) as ArchiveIndexRow | undefined,
+    responseByPayloadSha256: (digest) => byDigest.get(encodeDigest(digest)) as ArchiveIndexRow | undefined,
     latestResponseOf: (targetUri, notAfter) => latestOf.get(targetUri, notAfter) as ArchiveIndexRow | undefined,
     listFiles: () => files.all() as string[],
     rowsOfFile: (name) => ofFile.all(name) as ArchiveIndexRow[],

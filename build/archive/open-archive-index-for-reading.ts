@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ArchiveIndex, openArchiveIndex } from './archive-index.ts';
+import { type ArchiveIndex, ArchiveIndexSchemaError, openArchiveIndex } from './archive-index.ts';
 import { describeLockHolder } from './describe-lock-holder.ts';
 import { ARCHIVE_INDEX_FILE } from './warc-archive-layout.ts';
 
@@ -39,6 +39,8 @@ export function openArchiveIndexForReading(archiveDir: string): ArchiveIndex {
 
 /** An SQLite failure on the index (at open or at any later query) as one line naming the file; anything else as is. */
 export function asArchiveIndexError(archiveDir: string, error: unknown): unknown {
+  // The message names the file already, and the command that rebuilds an index of the first schema.
+  if (error instanceof ArchiveIndexSchemaError) return new ArchiveIndexError(error.message);
   const code = (error as { code?: unknown }).code;
   if (error instanceof ArchiveIndexError || typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
   const file = join(archiveDir, ARCHIVE_INDEX_FILE);

@@ -8,9 +8,8 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { acquireArchiveLock } from './archive-lock.ts';
-import { openArchiveIndex } from './archive-index.ts';
+import { INDEX_ROWS_TABLE, openArchiveIndex } from './archive-index.ts';
 import { applyFilePrune, PRUNE_JOURNAL, recoverInterruptedPrune, type AppliedFilePrune } from './apply-archive-prune.ts';
-import { INDEX_RECORDS_TABLE } from './load-evidence-table.ts';
 import { archivedRedirectChain } from './follow-archived-redirects.ts';
 import { planArchivePrune, type ArchivePrunePlan, type FilePrunePlan } from './plan-archive-prune.ts';
 import { sealTornTails, type SealedFile } from './seal-torn-tails.ts';
@@ -82,7 +81,7 @@ export async function pruneArchive(options: PruneArchiveOptions): Promise<PruneA
     };
     // Each file's transaction looks for revisits of its expired records written since the plan: without an
     // index on refers_to that is a scan of every row per file. (Derivable like the rest of the index.)
-    if (!dryRun && plan.files.length > 0) db.exec(`CREATE INDEX IF NOT EXISTS records_refers_to ON ${INDEX_RECORDS_TABLE} (refers_to)`);
+    if (!dryRun && plan.files.length > 0) db.exec(`CREATE INDEX IF NOT EXISTS records_refers_to ON ${INDEX_ROWS_TABLE} (refers_to)`);
     const files: PruneArchiveSummary['files'][number][] = [];
     let bytesFreed = 0;
     for (const file of plan.files) {

@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
 import { acquireArchiveLock } from './archive-lock.ts';
-import { ARCHIVE_RECORD_TYPES, type ArchiveIndexRow, type ArchiveRecordType, openArchiveIndex } from './archive-index.ts';
+import { ARCHIVE_RECORD_TYPES, ArchiveIndexSchemaError, type ArchiveIndexRow, type ArchiveRecordType, openArchiveIndex, readFirstSchemaRows } from './archive-index.ts';
 import { PRUNE_JOURNAL, recoverInterruptedPrune, undoInterruptedPrune } from './apply-archive-prune.ts';
 import { hexOfWarcPayloadDigest } from './payload-digest.ts';
 import { fsyncPath } from './fsync-path.ts';
@@ -112,6 +112,8 @@ async function reindexLocked(options: ReindexArchiveOptions): Promise<ReindexSum
  */
 async function settle(archiveDir: string, alive: (pid: number) => boolean, progress: ((message: string) => void) | undefined): Promise<{ sealed: SealedFile[]; recovered: string | undefined; previous: ArchiveIndexRow[] | undefined }> {
   const indexPath = join(archiveDir, ARCHIVE_INDEX_FILE);
+  // An index of the first schema cannot seal files (this hra does not write it), but its rows are compared with.
+  let firstSchemaRows: ArchiveIndexRow[] | undefined;
   if (existsSync(indexPath)) {
     let index;
     try {
@@ -119,8 +121,13 @@ async function settle(archiveDir: string, alive: (pid: number) => boolean, progr
       index.allRows();
     } catch (error) {
       index?.close();
-      progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} cannot be read (${(error as Error).message}); rebuilding from the files alone`);
       index = undefined;
+      firstSchemaRows = error instanceof ArchiveIndexSchemaError && error.schema === 'first' ? firstSchemaRowsOrNone(indexPath) : undefined;
+      if (firstSchemaRows !== undefined) {
+        progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} is of the first schema; rebuilding it from the files, to compare with its ${firstSchemaRows.length} rows`);
+      } else {
+        progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} cannot be read (${(error as Error).message}); rebuilding from the files alone`);
+      }
     }
     if (index !== undefined) {
       try {
@@ -151,7 +158,16 @@ async function settle(archiveDir: string, alive: (pid: number) => boolean, progr
     renameSync(path, closed);
     sealed.push({ file, cutBytes: size - end, removed: false });
   }
-  return { sealed, recovered, previous: undefined };
+  return { sealed, recovered, previous: firstSchemaRows };
+}
+
+/** The rows of an index of the first schema, or undefined when they cannot be read (the files alone then decide). */
+function firstSchemaRowsOrNone(indexPath: string): ArchiveIndexRow[] | undefined {
+  try {
+    return readFirstSchemaRows(indexPath);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The rows of one closed file, in file order. */

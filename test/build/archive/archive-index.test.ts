@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type ArchiveIndexRow, openArchiveIndex } from '../../../build/archive/archive-index.ts';
+import Database from 'better-sqlite3';
+import { ARCHIVE_INDEX_SCHEMA_VERSION, ArchiveIndexSchemaError, type ArchiveIndexRow, openArchiveIndex, readFirstSchemaRows } from '../../../build/archive/archive-index.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 
 const work = makeTempDir('hra-archive-index-');
@@ -44,4 +46,41 @@ describe('openArchiveIndex', () => {
     index.close();
     assert.throws(() => openArchiveIndex(join(work, 'absent'), { readonly: true }));
   });
+
+  it('stores a hex digest as its 32 bytes and any other as written, and reads both back as written, also through the records view', () => {
+    const index = openArchiveIndex(join(work, 'digests'));
+    const hex = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    index.insert([row({ payloadSha256: hex }), row({ recordId: '<urn:uuid:2>', payloadSha256: 'E3B0' })]);
+    const stored = index.database.prepare('SELECT record_id, typeof(payload_sha256) AS kind, length(payload_sha256) AS bytes FROM index_rows ORDER BY record_id').all();
+    assert.deepEqual(stored, [{ record_id: '<urn:uuid:1>', kind: 'blob', bytes: 32 }, { record_id: '<urn:uuid:2>', kind: 'text', bytes: 4 }]);
+    assert.equal(index.byRecordId('<urn:uuid:1>')?.payloadSha256, hex);
+    assert.equal(index.responseByPayloadSha256(hex)?.recordId, '<urn:uuid:1>');
+    assert.equal(index.responseByPayloadSha256('E3B0')?.recordId, '<urn:uuid:2>');
+    // An edit through the view (as prune moves a record) keeps the columns it does not set.
+    index.database.prepare('UPDATE records SET file = ?, offset = ? WHERE record_id = ?').run('warc/2026/12/01/h.warc.gz', 7, '<urn:uuid:1>');
+    assert.deepEqual(index.byRecordId('<urn:uuid:1>'), row({ payloadSha256: hex, file: 'warc/2026/12/01/h.warc.gz', offset: 7 }));
+    index.database.prepare('DELETE FROM records WHERE file = ?').run('warc/2026/12/01/h.warc.gz');
+    assert.deepEqual(index.listFiles(), ['warc/2026/11/23/f.warc.gz'], 'a file no row names any more is not listed');
+    assert.equal(index.database.pragma('user_version', { simple: true }), ARCHIVE_INDEX_SCHEMA_VERSION);
+    index.close();
+  });
+
+  it('refuses an index of the first schema, naming hra archive reindex, and leaves it as it was; readFirstSchemaRows reads its rows', () => {
+    const archive = join(work, 'first-schema');
+    mkdirSync(archive, { recursive: true });
+    const first = new Database(join(archive, 'index.sqlite'));
+    first.exec(`CREATE TABLE records (record_id TEXT PRIMARY KEY, type TEXT NOT NULL, target_uri TEXT NOT NULL, warc_date TEXT NOT NULL,
+      file TEXT NOT NULL, offset INTEGER NOT NULL, length INTEGER NOT NULL, payload_sha256 TEXT, refers_to TEXT, concurrent_to TEXT)`);
+    first.prepare(`INSERT INTO records VALUES ('<urn:uuid:1>', 'response', 'http://a.example/', '2026-11-23T00:00:00.000Z', 'warc/2026/11/23/f.warc.gz', 0, 10, 'aa', NULL, NULL)`).run();
+    first.close();
+    for (const readonly of [false, true]) {
+      assert.throws(() => openArchiveIndex(archive, { readonly }), (error: unknown) => error instanceof ArchiveIndexSchemaError && error.schema === 'first'
+        && /index\.sqlite: an index of the first schema .*hra archive reindex --archive/.test(error.message));
+    }
+    const after = new Database(join(archive, 'index.sqlite'), { readonly: true });
+    assert.deepEqual(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all(), ['records'], 'nothing was added to it');
+    after.close();
+    assert.deepEqual(readFirstSchemaRows(join(archive, 'index.sqlite')), [row({})]);
+  });
 });
+

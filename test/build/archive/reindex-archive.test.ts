@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { ArchiveLockedError } from '../../../build/archive/archive-lock.ts';
-import { openArchiveIndex, type ArchiveIndexRow } from '../../../build/archive/archive-index.ts';
+import { ARCHIVE_INDEX_SCHEMA_VERSION, ArchiveIndexSchemaError, openArchiveIndex, type ArchiveIndexRow } from '../../../build/archive/archive-index.ts';
 import { type ArchiveExchange, openArchiveWriter } from '../../../build/archive/open-archive-writer.ts';
 import { pruneArchive } from '../../../build/archive/prune-archive.ts';
 import { readArchivedRecord } from '../../../build/archive/read-archived-record.ts';
@@ -108,6 +109,29 @@ describe('reindexArchive', () => {
     const repaired = await reindexArchive({ archiveDir: archive, isProcessAlive: dead });
     assert.deepEqual(repaired.comparison?.changed.slice().sort(), [before[0]!.recordId, before[1]!.recordId].sort());
     assert.deepEqual(rows(archive), before);
+  });
+
+  it('turns an index of the first schema, which the writer refuses, into one of this schema with the same rows, comparing them', async () => {
+    const archive = await writtenArchive(6300);
+    const before = rows(archive);
+    dropIndex(archive);
+    // The first schema's one wide table, as hra wrote it before issue 39, holding the writer's very rows.
+    const first = new Database(join(archive, 'index.sqlite'));
+    first.exec(`CREATE TABLE records (record_id TEXT PRIMARY KEY, type TEXT NOT NULL CHECK (type IN ('request', 'response', 'revisit')),
+      target_uri TEXT NOT NULL, warc_date TEXT NOT NULL, file TEXT NOT NULL, offset INTEGER NOT NULL, length INTEGER NOT NULL,
+      payload_sha256 TEXT, refers_to TEXT, concurrent_to TEXT)`);
+    const insert = first.prepare('INSERT INTO records VALUES (@recordId, @type, @targetUri, @warcDate, @file, @offset, @length, @payloadSha256, @refersTo, @concurrentTo)');
+    for (const row of before) insert.run({ ...row, targetUri: row === before[0] ? 'http://else.test/' : row.targetUri });
+    first.close();
+    await assert.rejects(openArchiveWriter({ archiveDir: archive, isProcessAlive: dead }), (error: unknown) => error instanceof ArchiveIndexSchemaError && /hra archive reindex/.test(error.message));
+    const lines: string[] = [];
+    const summary = await reindexArchive({ archiveDir: archive, isProcessAlive: dead, progress: (line) => lines.push(line) });
+    assert.deepEqual(summary.comparison, { previousRows: before.length, missing: [], missingCount: 0, changed: [before[0]!.recordId], changedCount: 1 });
+    assert.ok(lines.some((line) => /of the first schema; rebuilding it from the files/.test(line)), lines.join('\n'));
+    assert.deepEqual(rows(archive), before);
+    const index = openArchiveIndex(archive, { readonly: true });
+    assert.equal(index.database.pragma('user_version', { simple: true }), ARCHIVE_INDEX_SCHEMA_VERSION);
+    index.close();
   });
 
   it('after a prune rewrote and removed files, rebuilds the pruned index\'s rows', async () => {
