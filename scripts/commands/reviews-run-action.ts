@@ -9,6 +9,7 @@ import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { readCityPrograms } from '../../build/corpus/load-corpus.ts';
 import { applyCorrections, indexCorrections, recordKey } from '../../build/derive/apply-corrections.ts';
 import { openAppendOnlyLog } from '../../build/links/append-only-log.ts';
+import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
 import { callReviewModel, DEFAULT_MODEL_RETRIES, DEFAULT_MODEL_TIMEOUT_MS } from '../../build/reviews/call-review-model.ts';
 import { findDueReviews, DEFAULT_DUE_WITHIN_DAYS } from '../../build/reviews/find-due-reviews.ts';
@@ -80,6 +81,8 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
   };
   for (const signal of STOP_SIGNALS) process.once(signal, stopOnSignal);
   progress(`reviews: ${targets.length} records to review with ${flags.model} at ${endpoint.host}${flags.dryRun ? ' (dry run)' : ''}`);
+  // The reviews bench's probe (BENCHMARKS.md): off unless asked for; it watches the reviews, not the queue's drawing-up.
+  const loopWatch = process.env.HRA_REPORT_EVENT_LOOP_DELAY === '1' ? watchEventLoop() : undefined;
   let outcomes: ReviewedRecordOutcome[];
   try {
     outcomes = await runModelReviews({
@@ -101,6 +104,10 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
     await writer?.close();
     log?.close();
     archive.close();
+    if (loopWatch !== undefined) {
+      const { maxDelayMs, maxBusyMs } = loopWatch.stop();
+      progress(`reviews: longest event-loop block ${maxBusyMs} ms of CPU (${maxDelayMs} ms of wall-clock delay)`);
+    }
   }
   const summary = summarize(outcomes);
   if (flags.json) {
