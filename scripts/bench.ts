@@ -5,7 +5,7 @@
  * table to stdout and to this configuration's section of BENCHMARKS.md. Progress goes to stderr.
  * `--links` runs only the link-checker phase instead (scripts/bench/bench-links.ts), `--startup` only the
  * start-up phase (scripts/bench/bench-startup.ts), `--hostile-pages` only the hostile-pages phase
- * (scripts/bench/bench-hostile-pages.ts).
+ * (scripts/bench/bench-hostile-pages.ts), `--reviews` only the model reviewer's (scripts/bench/bench-reviews.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench
 import { drivesLoad, parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
 import { benchHostilePages } from './bench/bench-hostile-pages.ts';
 import { benchLinks } from './bench/bench-links.ts';
+import { benchReviews } from './bench/bench-reviews.ts';
 import { benchStartup } from './bench/bench-startup.ts';
 import { residentBytes, spawnServer, type BenchProcess } from './bench/bench-process.ts';
 import type { CapturedHeads, CeilingRoutes } from './bench/ceiling-server.ts';
@@ -70,6 +71,12 @@ async function main(): Promise<void> {
     await run('npm', ['run', '--silent', 'compile'], root);
     const compileSeconds = (performance.now() - compileStarted) / 1000;
     progress(`bench: npm run compile ${compileSeconds.toFixed(1)} s`);
+    if (options.reviews) {
+      // --reviews: the model reviewer's phase only, compiled as an operator runs it; it drives no HTTP load.
+      writeSection(options, await benchReviews(root, work, options.quick, command, progress));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)} in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+      return;
+    }
     const build = await measureBuild(root, join(work, 'corpus'), join(work, 'dist'), options.scale, progress);
     progress(`bench: build ${build.buildSeconds.toFixed(1)} s, peak RSS ${((build.peakRssBytes ?? 0) / 1e6).toFixed(0)} MB`);
     const dataset = join(work, 'dist', 'current.sqlite');

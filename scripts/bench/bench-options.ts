@@ -23,6 +23,11 @@ export interface BenchOptions {
   /** Run only the hostile-pages phase (`hra links check` at default settings over pages built to exhaust it). */
   readonly hostilePages: boolean;
   /**
+   * Run only the reviews phase (bench-reviews.ts): `hra reviews run` against the loopback model answering
+   * after 1 s and after 5 s, in alternating rounds, at the default concurrency.
+   */
+  readonly reviews: boolean;
+  /**
    * Run only the start-up phase (bench-startup.ts): spawn to first licensed 200 of each way the gateway is
    * started, beside `openssl dgst -sha256` of the same file and `node -e 0`, in interleaved rounds.
    */
@@ -35,15 +40,16 @@ export interface BenchOptions {
 }
 
 /**
- * Whether a run drives HTTP load, and so needs wrk: every mode but the link checker's phase (`--links`)
- * and the start-up phase (`--startup`), which time their own commands and send no load.
+ * Whether a run drives HTTP load, and so needs wrk: every mode but the link checker's phase (`--links`),
+ * the start-up phase (`--startup`) and the hostile-pages and reviews phases, which time their own commands
+ * and send no load.
  */
-export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'> & Partial<Pick<BenchOptions, 'hostilePages'>>): boolean {
-  return !options.links && !options.startup && options.hostilePages !== true;
+export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'> & Partial<Pick<BenchOptions, 'hostilePages' | 'reviews'>>): boolean {
+  return !options.links && !options.startup && options.hostilePages !== true && options.reviews !== true;
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup | --hostile-pages] [--compare <git ref>] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup | --hostile-pages | --reviews] [--compare <git ref>] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -55,6 +61,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let links = false;
   let startup = false;
   let hostilePages = false;
+  let reviews = false;
   let out = 'BENCHMARKS.md';
   let compare: string | undefined;
   for (let index = 0; index < argv.length; index++) {
@@ -72,6 +79,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     else if (arg === '--links') links = true;
     else if (arg === '--startup') startup = true;
     else if (arg === '--hostile-pages') hostilePages = true;
+    else if (arg === '--reviews') reviews = true;
     else if (arg === '--out') out = value();
     else if (arg === '--compare') {
       compare = value();
@@ -85,8 +93,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     } else throw new Error(`unknown argument ${JSON.stringify(arg)}; ${BENCH_USAGE}`);
   }
   if (links && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --links; ${BENCH_USAGE}`);
-  if ([links, startup, hostilePages].filter(Boolean).length > 1) throw new Error(`--links and --startup each run one phase alone, as does --hostile-pages; choose one; ${BENCH_USAGE}`);
+  if ([links, startup, hostilePages, reviews].filter(Boolean).length > 1) throw new Error(`--links and --startup each run one phase alone, as do --hostile-pages and --reviews; choose one; ${BENCH_USAGE}`);
   if (hostilePages && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --hostile-pages; ${BENCH_USAGE}`);
+  if (reviews && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --reviews; ${BENCH_USAGE}`);
+  if (reviews && scale !== 1) throw new Error(`--reviews runs at the published scale and prices ten times it from that; it takes no --scale; ${BENCH_USAGE}`);
   return Object.freeze({
     quick,
     scale,
@@ -103,13 +113,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     links,
     startup,
     hostilePages,
+    reviews,
     compare,
   });
 }
 
 /** The section id of a configuration in BENCHMARKS.md: one section per scale and mode. */
-export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'hostilePages' | 'compare'>>): string {
+export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'hostilePages' | 'reviews' | 'compare'>>): string {
   if (options.hostilePages) return 'hostile-pages';
+  if (options.reviews) return `reviews${options.quick ? '-quick' : ''}`;
   if (options.links) return `links-scale-${options.scale}`;
   if (options.startup) return `startup-${options.compare === undefined ? '' : 'compare-'}scale-${options.scale}${options.quick ? '-quick' : ''}`;
   // One section per scale for comparisons, whatever the ref: the latest before/after replaces the last.

@@ -20,6 +20,8 @@ export interface QuotePages {
   quotes: number;
   htmlPages: number;
   pdfPages: number;
+  /** Whether the page at `href` (a URL as the fixture sees it) is one of the PDFs. */
+  isPdf(href: string): boolean;
 }
 
 /** What every URL without a quote answers: a live program page. */
@@ -53,6 +55,7 @@ export async function createBenchQuotePages(corpus: Corpus, today: string): Prom
     quotes,
     htmlPages: pages.size - pdfPages,
     pdfPages,
+    isPdf: (href) => pages.get(href)?.type === 'application/pdf',
     answer(request, response, target) {
       const page = pages.get(target.href) ?? { type: 'text/html; charset=utf-8', body: () => syntheticHtml(target.href, PROGRAM_PAGE) };
       const plain = typeof page.body === 'function' ? page.body() : page.body;

@@ -32,6 +32,8 @@ export function registerReviewsCommand(program: Command): void {
     .option('--only <city/programId>', 'review only this record (if due); repeat for more', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('--limit <n>', 'review at most this many records, soonest due first')
     .option('--concurrency <n>', 'calls in flight at once (default 4)')
+    .option('--timeout-ms <n>', 'longest one attempt may take, answer included, 100 to 600000 (default 60000)')
+    .option('--retries <n>', 'attempts after the first on 429, 5xx, a timeout or a broken connection, 0 to 10 (default 3)')
     .option('--at <date-time>', 'the run\'s time, ISO 8601 with a timezone: the reviews\' date and the queue\'s day (default: now)')
     .option('--dry-run', 'list what would be reviewed and the prompt sizes; call nothing, append nothing')
     .option('--json', 'print one JSON object: {ok, reviewed, rejected, needsLinksCheck, failed, outcomes, tokens}')

@@ -9,8 +9,9 @@ import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import { readCityPrograms } from '../../build/corpus/load-corpus.ts';
 import { applyCorrections, indexCorrections, recordKey } from '../../build/derive/apply-corrections.ts';
 import { openAppendOnlyLog } from '../../build/links/append-only-log.ts';
+import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import { createPageTextExtractor } from '../../build/quotes/create-page-text-extractor.ts';
-import { callReviewModel } from '../../build/reviews/call-review-model.ts';
+import { callReviewModel, DEFAULT_MODEL_RETRIES, DEFAULT_MODEL_TIMEOUT_MS } from '../../build/reviews/call-review-model.ts';
 import { findDueReviews, DEFAULT_DUE_WITHIN_DAYS } from '../../build/reviews/find-due-reviews.ts';
 import { runModelReviews, type ReviewedRecordOutcome } from '../../build/reviews/run-model-reviews.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
@@ -22,6 +23,10 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const SOURCE_REVIEWS_FILE = 'evidence/source-reviews.ndjson';
 /** 4 calls in flight: a local server batches them; a hosted one's rate limit answers 429, which is obeyed. */
 export const DEFAULT_REVIEW_CONCURRENCY = 4;
+/** `--timeout-ms`'s range: under 100 ms no endpoint answers; past 10 min a hung endpoint stalls the day's run. */
+export const REVIEW_TIMEOUT_MS_RANGE = [100, 600_000] as const;
+/** `--retries`'s range: past 10 the backoff alone (capped at 30 s a wait) holds a record for minutes. */
+export const REVIEW_RETRIES_RANGE = [0, 10] as const;
 
 /** The flags as commander hands them over. */
 export interface ReviewsRunFlags {
@@ -33,6 +38,8 @@ export interface ReviewsRunFlags {
   only?: string[];
   limit?: string;
   concurrency?: string;
+  timeoutMs?: string;
+  retries?: string;
   at?: string;
   dryRun?: boolean;
   json?: boolean;
@@ -44,6 +51,8 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
   const apiKey = readApiKey(flags.apiKeyEnv);
   const limit = flags.limit === undefined ? undefined : wholeNumber('--limit', flags.limit, 1);
   const concurrency = flags.concurrency === undefined ? DEFAULT_REVIEW_CONCURRENCY : wholeNumber('--concurrency', flags.concurrency, 1, 64);
+  const timeoutMs = flags.timeoutMs === undefined ? DEFAULT_MODEL_TIMEOUT_MS : wholeNumber('--timeout-ms', flags.timeoutMs, ...REVIEW_TIMEOUT_MS_RANGE);
+  const retries = flags.retries === undefined ? DEFAULT_MODEL_RETRIES : wholeNumber('--retries', flags.retries, ...REVIEW_RETRIES_RANGE);
   if (flags.at !== undefined && !isChangeTimestamp(flags.at)) throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
   const reviewedAt = (flags.at === undefined ? new Date() : new Date(flags.at)).toISOString().slice(0, 10);
   for (const only of flags.only ?? []) if (!/^[a-z0-9-]+\/[^/]+$/.test(only)) throw new CliFailure(`--only ${JSON.stringify(only)}: must be city/programId`);
@@ -72,6 +81,8 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
   };
   for (const signal of STOP_SIGNALS) process.once(signal, stopOnSignal);
   progress(`reviews: ${targets.length} records to review with ${flags.model} at ${endpoint.host}${flags.dryRun ? ' (dry run)' : ''}`);
+  // The reviews bench's probe (BENCHMARKS.md): off unless asked for; it watches the reviews, not the queue's drawing-up.
+  const loopWatch = process.env.HRA_REPORT_EVENT_LOOP_DELAY === '1' ? watchEventLoop() : undefined;
   let outcomes: ReviewedRecordOutcome[];
   try {
     outcomes = await runModelReviews({
@@ -80,7 +91,7 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
       extractText: (page) => extractor.extract(page),
       extractQuotes: (page, quotes) => extractor.extract(page, quotes),
       ...(flags.dryRun ? {} : {
-        call: (messages) => callReviewModel({ baseUrl: endpoint.href.replace(/\/+$/, ''), model: flags.model, apiKey, log: progress }, messages),
+        call: (messages) => callReviewModel({ baseUrl: endpoint.href.replace(/\/+$/, ''), model: flags.model, apiKey, timeoutMs, retries, log: progress }, messages),
       }),
       reviewer: { model: flags.model, endpointHost: endpoint.host },
       reviewedAt, concurrency,
@@ -93,6 +104,10 @@ export async function runReviewsRun(flags: ReviewsRunFlags): Promise<void> {
     await writer?.close();
     log?.close();
     archive.close();
+    if (loopWatch !== undefined) {
+      const { maxDelayMs, maxBusyMs } = loopWatch.stop();
+      progress(`reviews: longest event-loop block ${maxBusyMs} ms of CPU (${maxDelayMs} ms of wall-clock delay)`);
+    }
   }
   const summary = summarize(outcomes);
   if (flags.json) {

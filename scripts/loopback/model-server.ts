@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CHARS_PER_TOKEN } from '../../build/reviews/select-passages.ts';
 
 /** One scripted reply. */
 export type ScriptedReply =
@@ -45,6 +46,22 @@ export interface ModelServer {
   /** Every chat request received, in order. */
   readonly requests: ReceivedRequest[];
   close(): Promise<void>;
+}
+
+/**
+ * The usage a scripted answer reports unless the script sets one: the characters of what a model would read
+ * (every message's text, and the response format's schema, which a server feeds it too) and of the answer's
+ * text, at the prompt builder's own CHARS_PER_TOKEN. Not a tokenizer: a real model's counts differ (its
+ * vocabulary, and the chat template's tokens around each message), so bench figures built on these are
+ * estimates. A body that is not JSON counts its raw characters.
+ */
+export function estimatedUsage(request: Pick<ReceivedRequest, 'body' | 'rawBody'>, answerText: string): { prompt: number; completion: number } {
+  const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+  if (request.body === undefined) return { prompt: tokens(request.rawBody.length), completion: tokens(answerText.length) };
+  const messages = Array.isArray(request.body.messages) ? request.body.messages : [];
+  const messageChars = messages.reduce((sum, message) => sum + (typeof message?.content === 'string' ? message.content.length : 0), 0);
+  const formatChars = request.body.response_format === undefined ? 0 : JSON.stringify(request.body.response_format).length;
+  return { prompt: tokens(messageChars + formatChars), completion: tokens(answerText.length) };
 }
 
 /** Starts the server (see the file head). */
@@ -93,7 +110,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       ? { role: 'assistant', content: null, refusal: reply.refusal }
       : { role: 'assistant', content: typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content), refusal: reply.refusal ?? null };
     const finish = reply.kind === 'refusal' ? 'stop' : (reply.finishReason ?? 'stop');
-    const usage = reply.kind === 'answer' && reply.usage !== undefined ? reply.usage : { prompt: Math.ceil(request.rawBody.length / 4), completion: Math.ceil(String(message.content ?? '').length / 4) };
+    const usage = reply.kind === 'answer' && reply.usage !== undefined ? reply.usage : estimatedUsage(request, String(message.content ?? message.refusal ?? ''));
     const completion = {
       id: `chatcmpl-loopback-${request.index}`, object: 'chat.completion', created: 1_767_225_600, model: request.body?.model ?? 'loopback',
       choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],

@@ -189,6 +189,12 @@ describe('parseBenchOptions', () => {
     assert.throws(() => parseBenchOptions(['--fast']), /unknown argument "--fast"/);
     assert.throws(() => parseBenchOptions(['--scale', '0.5']), /--scale must be an integer/);
   });
+  it('runs --reviews alone, at the published scale, in a section of its own', () => {
+    assert.deepEqual([parseBenchOptions(['--reviews']).reviews, sectionId(parseBenchOptions(['--reviews'])), sectionId(parseBenchOptions(['--reviews', '--quick']))], [true, 'reviews', 'reviews-quick']);
+    assert.throws(() => parseBenchOptions(['--reviews', '--links']), /each run one phase alone/);
+    assert.throws(() => parseBenchOptions(['--reviews', '--compare', 'main']), /cannot be combined with --reviews/);
+    assert.throws(() => parseBenchOptions(['--reviews', '--scale', '10']), /--reviews runs at the published scale/);
+  });
 });
 
 describe('hraCommand', () => {

@@ -44,6 +44,8 @@ describe('the bench without wrk', () => {
       [['--startup', '--compare', 'main', '--scale', '10'], false],
       [['--links'], false],
       [['--hostile-pages'], false],
+      [['--reviews'], false],
+      [['--reviews', '--quick'], false],
     ];
     for (const [args, expected] of table) assert.equal(drivesLoad(parseBenchOptions(args)), expected, args.join(' '));
   });
