@@ -65,6 +65,8 @@ export interface LinkRunResult {
   tally: LinkRunTally;
   /** Quote checks made, by outcome. */
   quotes: Record<QuoteCheck['outcome'], number>;
+  /** Pages handed to the extraction (counted as asked, stored or not), and quote checks carried forward unextracted. */
+  quoteWork: { extracted: number; reused: number };
   stopped?: RequestFailure | NetworkUnavailable;
 }
 
@@ -134,8 +136,12 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       : answer.unreachable),
   };
   const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
+  const work: LinkRunResult['quoteWork'] = { extracted: 0, reused: 0 };
   const extracting = createLimiter(options.extractConcurrency);
-  const extract: ExtractText = (page, quotes) => extracting(() => deps.extract(page, quotes));
+  const extract: ExtractText = (page, quotes) => {
+    work.extracted += 1;
+    return extracting(() => deps.extract(page, quotes));
+  };
   // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
   let started = 0;
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
@@ -143,7 +149,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     const tasks = targets.quotes.due.get(url);
     const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
     try {
-      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract, targets.quotes.reusable);
       return { verdict, quoteChecks };
     } finally {
       // The page's bytes were held against the budget since they were read (send-request.ts).
@@ -182,6 +188,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     for (const quoteCheck of quoteChecks) {
       deps.recordQuote(quoteCheck);
       quotes[quoteCheck.outcome] += 1;
+      if (quoteCheck.reuses !== undefined) work.reused += 1;
     }
     add(check, verdict.reason);
     // A refusal is worth a line of its own: a cited page that sends the checker inward is a finding.
@@ -213,11 +220,11 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       },
     });
   } catch (error) {
-    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, stopped: error };
-    if (error instanceof NetworkUnavailable) return { tally, quotes, stopped: error };
+    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, quoteWork: work, stopped: error };
+    if (error instanceof NetworkUnavailable) return { tally, quotes, quoteWork: work, stopped: error };
     throw error;
   }
   for (const done of guard.finish()) store(done);
   if (targets.urls.length > 0) deps.progress(meter.line());
-  return { tally, quotes };
+  return { tally, quotes, quoteWork: work };
 }
