@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { ArchiveExchange, ArchivedExchange } from '../archive/open-archive-writer.ts';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
-import { captureExchange } from './capture-exchange.ts';
+import { captureExchange, MAX_CAPTURED_BYTES } from './capture-exchange.ts';
 import { checkLink } from './check-link.ts';
 import { checkQuotes, type ExtractText } from './check-quotes.ts';
 import { createByteBudget } from './create-byte-budget.ts';
@@ -104,20 +104,25 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
   const archive = deps.archive;
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
-    const capture = archive === undefined ? undefined : captureExchange({ url, method, headers, now: deps.wallNow });
-    const release = await gate.acquire(new URL(url).host);
-    let response;
+    // The captured bytes count in the page budget until they are archived: beside a page read they are a second copy.
+    const capture = archive === undefined ? undefined : captureExchange({ url, method, headers, now: deps.wallNow }, MAX_CAPTURED_BYTES, pageBudget);
     try {
-      response = await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget, capture,
-      });
+      const release = await gate.acquire(new URL(url).host);
+      let response;
+      try {
+        response = await sendRequest({
+          dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget, capture,
+        });
+      } finally {
+        release();
+      }
+      // Written after the host's slot is let go: the disk's pace is not the host's.
+      const exchange = await capture?.exchange();
+      if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
+      return response;
     } finally {
-      release();
+      capture?.release();
     }
-    // Written after the host's slot is let go: the disk's pace is not the host's.
-    const exchange = await capture?.exchange();
-    if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
-    return response;
   };
   const linkDeps = {
     send,
