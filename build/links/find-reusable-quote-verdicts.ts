@@ -4,7 +4,9 @@
  * payload digest, under the extractor judging today.
  */
 import type { QuoteCheck } from '../corpus/corpus-types.ts';
-import type { QuoteTask } from './select-quote-targets.ts';
+
+/** The review a due check is of: its record, date and quote digest (select-quote-targets.ts's QuoteTask has them). */
+export type ReviewedQuote = Pick<QuoteCheck, 'city' | 'programId' | 'reviewedAt' | 'quoteSha256'>;
 
 /** What today's fetch gave, as a reused verdict must match it. */
 export interface FetchedPageIdentity {
@@ -17,7 +19,7 @@ export interface FetchedPageIdentity {
 /** The lookup a run asks, per due task. */
 export interface ReusableQuoteVerdicts {
   /** The line whose verdict `task` may carry forward on `url` today, or undefined (then the page is judged). */
-  find(task: QuoteTask, url: string, page: FetchedPageIdentity): QuoteCheck | undefined;
+  find(task: ReviewedQuote, url: string, page: FetchedPageIdentity): QuoteCheck | undefined;
 }
 
 type Archived = QuoteCheck & { warcRecordId: string; payloadSha256: string };
@@ -54,6 +56,6 @@ export function findReusableQuoteVerdicts(checks: readonly QuoteCheck[], extract
 }
 
 /** The key of a verdict on one payload: the review (date and quote digest) of a record, the cited URL, the bytes. */
-function digestKey(task: Pick<QuoteTask, 'city' | 'programId' | 'reviewedAt' | 'quoteSha256'>, url: string, payloadSha256: string): string {
+function digestKey(task: ReviewedQuote, url: string, payloadSha256: string): string {
   return JSON.stringify([task.city, task.programId, task.reviewedAt, task.quoteSha256, url, payloadSha256]);
 }
