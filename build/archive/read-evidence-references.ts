@@ -18,8 +18,8 @@ export interface EvidenceReference {
   /** 1-based line number in that file. */
   readonly line: number;
   /**
-   * What the verdict is about: a link attempt's URL, or a quote check's record, review, quote and URL. A later
-   * line of the same subject that decides replaces this one's verdict.
+   * What the verdict is about: a link attempt's URL, or a quote check's record and URL (whichever review). A
+   * later line of the same subject that decides replaces this one's verdict.
    */
   readonly subject: string;
   readonly checkedAt: string;
@@ -96,9 +96,13 @@ function isLink(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
-/** What a line's verdict is about: a later line of the same subject that decides replaces it. */
+/**
+ * What a line's verdict is about: a later line of the same subject that decides replaces it. A quote check's is
+ * its record's quote on the URL, whichever review: only the latest review's quote is derived, so a decided check
+ * of a newer review (or an edited quote) replaces the checks of the one before, and prune may drop their pages.
+ */
 export function evidenceSubject(kind: EvidenceLineKind, row: Readonly<Record<string, unknown>>): string {
-  return kind === 'quote-check' ? JSON.stringify(['quote', row.city, row.programId, row.reviewedAt, row.quoteSha256, row.url]) : JSON.stringify(['link', row.url]);
+  return kind === 'quote-check' ? JSON.stringify(['quote', row.city, row.programId, row.url]) : JSON.stringify(['link', row.url]);
 }
 
 /** Whether a line decides its subject when latest: every link attempt; a quote check only when conclusive. */

@@ -21,6 +21,7 @@ interface ArchiveFields {
   payloadSha256?: string;
   extractor?: string;
   rederived?: { extractor: string; from: string };
+  reuses?: { checkedAt: string; warcRecordId: string };
 }
 type ArchivedQuoteCheck = QuoteCheck & ArchiveFields;
 type ArchivedLinkCheck = LinkCheck & ArchiveFields;
@@ -90,6 +91,7 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
   for (const line of quoteLines) work(line.warcRecordId!).quotes.push(line);
   const quotes = quoteTexts(corpus);
   const replaced = replacedLines(corpus, options.isIndexed);
+  const reusedLine = reusedLines(corpus);
 
   // One report per record, merged in record order: what is printed and appended does not depend on timing.
   const records = [...byRecord.entries()];
@@ -104,7 +106,7 @@ export async function replayArchivedVerdicts(options: ReplayOptions): Promise<Re
       try {
         const all = [...lines.links, ...lines.quotes];
         if (!options.isIndexed(recordId) && all.every((line) => replaced.has(line))) report.pruned += all.length;
-        else await replayRecord(recordId, lines.links, lines.quotes, quotes, options, report);
+        else await replayRecord(recordId, lines.links, lines.quotes, { quotes, reusedLine }, options, report);
       } catch (error) {
         next = records.length; // the other workers stop after their record
         throw error;
@@ -139,6 +141,36 @@ function effectiveQuoteChecks(lines: readonly ArchivedQuoteCheck[]): ArchivedQuo
     const replacement = lastRederived.get(key(line));
     return replacement === undefined || replacement === line;
   });
+}
+
+/**
+ * The line a reusing line names (`reuses`: same review, quote and URL, that date and record), as derivations
+ * read it: a fetch with re-derived lines speaks by the last of them. Undefined when the corpus holds none.
+ */
+function reusedLines(corpus: Pick<Corpus, 'quoteChecks'>): (line: ArchivedQuoteCheck) => ArchivedQuoteCheck | undefined {
+  const key = (line: ArchivedQuoteCheck, checkedAt: string, recordId: string) => JSON.stringify([line.city, line.programId, line.reviewedAt, line.quoteSha256, line.url, checkedAt, recordId]);
+  const byFetch = new Map<string, ArchivedQuoteCheck>();
+  for (const line of corpus.quoteChecks as ArchivedQuoteCheck[]) {
+    if (line.warcRecordId === undefined) continue;
+    const fetch = key(line, line.checkedAt, line.warcRecordId);
+    // The first line of a fetch, unless a re-derivation of it follows: the last of those then.
+    if (!byFetch.has(fetch) || line.rederived !== undefined) byFetch.set(fetch, line);
+  }
+  return (line) => (line.reuses === undefined ? undefined : byFetch.get(key(line, line.reuses.checkedAt, line.reuses.warcRecordId)));
+}
+
+/**
+ * Why a reusing line does not follow from the line it names, or undefined when it does: that line must exist,
+ * have judged the same payload under the same extractor, and say what this one says.
+ */
+function reuseProblem(line: ArchivedQuoteCheck, earlier: ArchivedQuoteCheck | undefined): string | undefined {
+  if (line.reuses === undefined) return undefined;
+  const named = `the line it reuses (checked ${line.reuses.checkedAt}, record ${line.reuses.warcRecordId})`;
+  if (earlier === undefined) return `${named} is not in the corpus`;
+  if (earlier.payloadSha256 !== line.payloadSha256) return `${named} judged payload sha256 ${earlier.payloadSha256 ?? '(none)'}, not ${line.payloadSha256}`;
+  if (earlier.extractor !== line.extractor) return `${named} was judged by extractor ${earlier.extractor ?? '(none)'}, not ${line.extractor}`;
+  if (describeQuote(earlier) !== describeQuote(line)) return `${named} says ${describeQuote(earlier)}`;
+  return undefined;
 }
 
 /**
@@ -181,8 +213,14 @@ function quoteTexts(corpus: Pick<Corpus, 'sourceReviews'>): Map<string, string> 
   return texts;
 }
 
+/** What the quote lines of a record are read against: the corpus's quotes, and the line each reusing line names. */
+interface QuoteContext {
+  quotes: ReadonlyMap<string, string>;
+  reusedLine(line: ArchivedQuoteCheck): ArchivedQuoteCheck | undefined;
+}
+
 async function replayRecord(
-  recordId: string, links: readonly ArchivedLinkCheck[], quoteLines: readonly ArchivedQuoteCheck[], quotes: ReadonlyMap<string, string>,
+  recordId: string, links: readonly ArchivedLinkCheck[], quoteLines: readonly ArchivedQuoteCheck[], { quotes, reusedLine }: QuoteContext,
   options: ReplayOptions, report: ReplayReport,
 ): Promise<void> {
   let response: ArchivedResponse;
@@ -231,7 +269,8 @@ async function replayRecord(
   for (const lines of groups.values()) {
     const judged: Array<{ line: ArchivedQuoteCheck; task: QuoteTask }> = [];
     for (const line of lines) {
-      const bound = await boundTo('quote-check', line);
+      // A reused verdict is judged on today's bytes like any other, and must also follow from the line it names.
+      const bound = await boundTo('quote-check', line) ?? reuseProblem(line, reusedLine(line));
       if (bound !== undefined) {
         report.checked += 1;
         differ(report, 'quote-check', recordId, response.file, quoteSubject(line), describeQuote(line), `nothing: ${bound}`);

@@ -247,7 +247,9 @@ export const sourceReviewSchema = {
  * and `not-found` carry the extracted text's length and digest; `not-found` also the dollar amounts the
  * page states; `inconclusive` says why nothing could be concluded. From a fetch, `warcRecordId` and
  * `payloadSha256` name the archived page and `extractor` the extraction's version; a replay's re-derivation
- * adds `rederived` (the extractor that re-judged, and the `checkedAt` of the line it re-judged).
+ * adds `rederived` (the extractor that re-judged, and the `checkedAt` of the line it re-judged). A verdict
+ * carried forward unextracted from an earlier check of the same bytes adds `reuses` (that line's `checkedAt`
+ * and record); it is conclusive, and names today's record like any other line.
  */
 export const quoteCheckSchema = {
   $id: 'corpus:quote-check',
@@ -285,6 +287,12 @@ export const quoteCheckSchema = {
       required: ['extractor', 'from'],
       properties: { extractor: nonEmpty, from: date },
     },
+    reuses: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['checkedAt', 'warcRecordId'],
+      properties: { checkedAt: date, warcRecordId },
+    },
   },
   allOf: [
     {
@@ -296,6 +304,11 @@ export const quoteCheckSchema = {
       if: { properties: { outcome: { const: 'not-found' } } },
       then: { required: ['statedAmounts'] },
       else: { not: { required: ['statedAmounts'] } },
+    },
+    {
+      // Only a conclusive verdict on archived bytes is carried forward, under the extractor that judged them.
+      if: { required: ['reuses'] },
+      then: { required: ['warcRecordId', 'payloadSha256', 'extractor'], properties: { outcome: { enum: ['found', 'not-found'] } }, not: { required: ['rederived'] } },
     },
   ],
 } as const;

@@ -7,6 +7,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
 import type { ArchiveExchange, ArchiveHeader, ArchiveTruncation } from '../archive/open-archive-writer.ts';
 import { PDF_CAP_BYTES } from '../quotes/extract-page-text.ts';
+import type { ByteBudget } from './create-byte-budget.ts';
 import { minimalPayloadPrefix } from './minimal-payload-prefix.ts';
 import type { BodyPrefixOptions } from './read-body-prefix.ts';
 
@@ -22,6 +23,8 @@ export interface ExchangeCapture {
   readsPrefix(stop: BodyPrefixOptions): void;
   /** The exchange as far as it went, or undefined when no response arrived. */
   exchange(): Promise<ArchiveExchange | undefined>;
+  /** Gives the captured bytes back to the budget they were counted in (once the exchange is archived or dropped). */
+  release(): void;
 }
 
 /** What the request was, as the link checker sent it. */
@@ -67,12 +70,16 @@ function headerPairs(raw: unknown, parsed: Record<string, string | string[] | un
   return pairs;
 }
 
-/** Starts capturing one request (see the file head); compose `interceptor` onto the dispatcher it is sent with. */
-export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED_BYTES): ExchangeCapture {
+/**
+ * Starts capturing one request (see the file head); compose `interceptor` onto the dispatcher it is sent with.
+ * With `budget`, the bytes kept are held in it as they arrive, until `release`: they are page bytes in memory.
+ */
+export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED_BYTES, budget?: ByteBudget): ExchangeCapture {
   watchSockets();
   let response: { status: number; statusText: string | undefined; headers: ArchiveHeader[]; address: string | undefined } | undefined;
   const chunks: Buffer[] = [];
   let size = 0;
+  let released = 0;
   let ended = false;
   let overflow = false;
   let failed = false;
@@ -94,6 +101,8 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
       if (!overflow && size + chunk.length <= maxBytes) {
         chunks.push(chunk);
         size += chunk.length;
+        // Already in memory, so it cannot wait for room; it makes the next reader wait instead.
+        budget?.take(chunk.length);
       } else overflow = true;
       return handler.onResponseData?.(controller, chunk);
     },
@@ -111,6 +120,10 @@ export function captureExchange(request: CaptureRequest, maxBytes = MAX_CAPTURED
   return {
     interceptor,
     timedOut: () => void (deadline = true),
+    release() {
+      budget?.release(size - released);
+      released = size;
+    },
     readsPrefix: (stop) => void (prefix = stop),
     async exchange() {
       if (response === undefined || sentAt === undefined) return undefined;

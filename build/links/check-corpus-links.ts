@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { ArchiveExchange, ArchivedExchange } from '../archive/open-archive-writer.ts';
 import type { LinkCheck, QuoteCheck } from '../corpus/corpus-types.ts';
-import { captureExchange } from './capture-exchange.ts';
+import { captureExchange, MAX_CAPTURED_BYTES } from './capture-exchange.ts';
 import { checkLink } from './check-link.ts';
 import { checkQuotes, type ExtractText } from './check-quotes.ts';
 import { createByteBudget } from './create-byte-budget.ts';
@@ -65,6 +65,8 @@ export interface LinkRunResult {
   tally: LinkRunTally;
   /** Quote checks made, by outcome. */
   quotes: Record<QuoteCheck['outcome'], number>;
+  /** Pages handed to the extraction (counted as asked, stored or not), and quote checks carried forward unextracted. */
+  quoteWork: { extracted: number; reused: number };
   stopped?: RequestFailure | NetworkUnavailable;
 }
 
@@ -102,20 +104,25 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const pageBudget = createByteBudget(options.pageBytesBudget ?? PAGE_BYTES_BUDGET);
   const archive = deps.archive;
   const send = async (url: string, method: 'HEAD' | 'GET', read: BodyRead) => {
-    const capture = archive === undefined ? undefined : captureExchange({ url, method, headers, now: deps.wallNow });
-    const release = await gate.acquire(new URL(url).host);
-    let response;
+    // The captured bytes count in the page budget until they are archived: beside a page read they are a second copy.
+    const capture = archive === undefined ? undefined : captureExchange({ url, method, headers, now: deps.wallNow }, MAX_CAPTURED_BYTES, pageBudget);
     try {
-      response = await sendRequest({
-        dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget, capture,
-      });
+      const release = await gate.acquire(new URL(url).host);
+      let response;
+      try {
+        response = await sendRequest({
+          dispatcher: deps.dispatcher, viaProxy: deps.viaProxy, url, method, headers, timeoutMs: options.timeoutMs, read, bodyCap: BODY_CAP_BYTES, pageBudget, capture,
+        });
+      } finally {
+        release();
+      }
+      // Written after the host's slot is let go: the disk's pace is not the host's.
+      const exchange = await capture?.exchange();
+      if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
+      return response;
     } finally {
-      release();
+      capture?.release();
     }
-    // Written after the host's slot is let go: the disk's pace is not the host's.
-    const exchange = await capture?.exchange();
-    if (archive !== undefined && exchange !== undefined) response.archived = await archive(exchange);
-    return response;
   };
   const linkDeps = {
     send,
@@ -134,8 +141,12 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       : answer.unreachable),
   };
   const quotes: LinkRunResult['quotes'] = { found: 0, 'not-found': 0, inconclusive: 0 };
+  const work: LinkRunResult['quoteWork'] = { extracted: 0, reused: 0 };
   const extracting = createLimiter(options.extractConcurrency);
-  const extract: ExtractText = (page, quotes) => extracting(() => deps.extract(page, quotes));
+  const extract: ExtractText = (page, quotes) => {
+    work.extracted += 1;
+    return extracting(() => deps.extract(page, quotes));
+  };
   // The URL's attempt and its quote checks come from one fetch; the page is dropped once they are made.
   let started = 0;
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
@@ -143,7 +154,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     const tasks = targets.quotes.due.get(url);
     const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
     try {
-      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract);
+      const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract, targets.quotes.reusable);
       return { verdict, quoteChecks };
     } finally {
       // The page's bytes were held against the budget since they were read (send-request.ts).
@@ -182,6 +193,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     for (const quoteCheck of quoteChecks) {
       deps.recordQuote(quoteCheck);
       quotes[quoteCheck.outcome] += 1;
+      if (quoteCheck.reuses !== undefined) work.reused += 1;
     }
     add(check, verdict.reason);
     // A refusal is worth a line of its own: a cited page that sends the checker inward is a finding.
@@ -213,11 +225,11 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
       },
     });
   } catch (error) {
-    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, stopped: error };
-    if (error instanceof NetworkUnavailable) return { tally, quotes, stopped: error };
+    if (error instanceof RequestFailure && error.kind === 'proxy-refused') return { tally, quotes, quoteWork: work, stopped: error };
+    if (error instanceof NetworkUnavailable) return { tally, quotes, quoteWork: work, stopped: error };
     throw error;
   }
   for (const done of guard.finish()) store(done);
   if (targets.urls.length > 0) deps.progress(meter.line());
-  return { tally, quotes };
+  return { tally, quotes, quoteWork: work };
 }

@@ -6,6 +6,7 @@ import type { QuoteCheck } from '../corpus/corpus-types.ts';
 import type { FetchedPage, PageText } from '../quotes/extract-page-text.ts';
 import { EXTRACTOR_VERSION } from '../quotes/extractor-version.ts';
 import { judgePageText, type PageJudgement } from '../quotes/judge-page-text.ts';
+import type { ReusableQuoteVerdicts } from './find-reusable-quote-verdicts.ts';
 import type { LinkVerdict } from './link-check-types.ts';
 import type { QuoteTask } from './select-quote-targets.ts';
 
@@ -18,14 +19,43 @@ export type ExtractText = (page: FetchedPage, quotes: readonly string[]) => Prom
 /**
  * One check per task, all from the same page. Only a `live` attempt with a whole (or capped) 2xx body is
  * searched; anything else is `inconclusive`, because a quote cannot be judged on a page that was not read.
+ * With `reuse`, a task whose earlier conclusive verdict was judged on the same archived payload (and type and
+ * final URL) under this EXTRACTOR_VERSION carries that verdict forward, naming the line it reuses; the page
+ * is extracted only for the tasks left, and not at all when none are.
  */
 export async function checkQuotes(
-  url: string, tasks: readonly QuoteTask[], verdict: LinkVerdict, checkedAt: string, extract: ExtractText,
+  url: string, tasks: readonly QuoteTask[], verdict: LinkVerdict, checkedAt: string, extract: ExtractText, reuse?: ReusableQuoteVerdicts,
 ): Promise<QuoteCheck[]> {
-  const checks = await judgeQuotes(url, tasks, verdict, checkedAt, extract);
+  const reused = reusedVerdicts(url, tasks, verdict, checkedAt, reuse);
+  const judged = tasks.filter((_, index) => reused[index] === undefined);
+  const checks = judged.length === 0 ? [] : await judgeQuotes(url, judged, verdict, checkedAt, extract);
   // The archived page the checks rest on, and the extraction that judged it (issue 32), last on each line.
   const archived = verdict.archived === undefined ? {} : { warcRecordId: verdict.archived.responseRecordId, payloadSha256: verdict.archived.payloadSha256 };
-  return checks.map((check) => ({ ...check, ...archived, extractor: EXTRACTOR_VERSION }));
+  let next = 0;
+  return tasks.map((_, index) => reused[index] ?? { ...checks[next++]!, ...archived, extractor: EXTRACTOR_VERSION });
+}
+
+/** Per task, the carried-forward line, or undefined where the page must be judged. */
+function reusedVerdicts(
+  url: string, tasks: readonly QuoteTask[], verdict: LinkVerdict, checkedAt: string, reuse: ReusableQuoteVerdicts | undefined,
+): Array<QuoteCheck | undefined> {
+  const { archived, page } = verdict;
+  // Only bytes that were read whole enough to judge, and archived, so the line can name them.
+  if (reuse === undefined || archived === undefined || verdict.outcome !== 'live' || page?.kind !== 'read') return tasks.map(() => undefined);
+  const identity = { payloadSha256: archived.payloadSha256, contentType: single(verdict.contentType), finalUrl: verdict.finalUrl ?? null };
+  return tasks.map((task): QuoteCheck | undefined => {
+    const earlier = reuse.find(task, url, identity);
+    if (earlier === undefined) return undefined;
+    const measures = earlier.outcome === 'found'
+      ? { outcome: 'found' as const, contentType: identity.contentType, textLength: earlier.textLength, textSha256: earlier.textSha256 }
+      : { outcome: 'not-found' as const, contentType: identity.contentType, textLength: earlier.textLength, textSha256: earlier.textSha256, statedAmounts: earlier.statedAmounts ?? [] };
+    return {
+      city: task.city, programId: task.programId, reviewedAt: task.reviewedAt, quoteSha256: task.quoteSha256,
+      url, finalUrl: identity.finalUrl, checkedAt, ...measures,
+      warcRecordId: archived.responseRecordId, payloadSha256: archived.payloadSha256, extractor: EXTRACTOR_VERSION,
+      reuses: { checkedAt: earlier.checkedAt, warcRecordId: earlier.warcRecordId! },
+    };
+  });
 }
 
 async function judgeQuotes(

@@ -10,7 +10,12 @@ export interface ByteBudget {
    * holds them; rejects, holding nothing, when `signal` aborts first.
    */
   acquire(bytes: number, signal?: AbortSignal): Promise<void>;
-  /** Gives back `bytes` held by an earlier acquire. */
+  /**
+   * Holds `bytes` at once, past the limit if need be: for bytes already in memory (an exchange captured for
+   * the archive as it arrives), which cannot wait, but whose weight later readers must wait for.
+   */
+  take(bytes: number): void;
+  /** Gives back `bytes` held by an earlier acquire or take. */
   release(bytes: number): void;
   /** Bytes held now. */
   held(): number;
@@ -59,6 +64,9 @@ export function createByteBudget(limit: number): ByteBudget {
         signal?.addEventListener('abort', onAbort, { once: true });
         waiting.push(waiter);
       });
+    },
+    take(bytes) {
+      held += bytes;
     },
     release(bytes) {
       held = Math.max(0, held - bytes);

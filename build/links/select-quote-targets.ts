@@ -5,6 +5,8 @@ import { groupBy } from '../derive/group-by.ts';
 import { latestReview } from '../derive/latest-review.ts';
 import { quoteDigest } from '../derive/quote-digest.ts';
 import { utcDayNumber } from '../derive/utc-day-number.ts';
+import { EXTRACTOR_VERSION } from '../quotes/extractor-version.ts';
+import { findReusableQuoteVerdicts, type ReusableQuoteVerdicts } from './find-reusable-quote-verdicts.ts';
 import { visitCitations } from './visit-citations.ts';
 
 /** One quote to look for in one cited page. */
@@ -32,6 +34,8 @@ export interface QuoteTargets {
   /** Quotes of served records on the selected URLs (due or not). */
   quotes: number;
   fresh: number;
+  /** The earlier verdicts a due task may carry forward when its page's bytes repeat (find-reusable-quote-verdicts.ts); absent, none. */
+  reusable?: ReusableQuoteVerdicts;
 }
 
 /**
@@ -63,7 +67,11 @@ export function selectQuoteTargets(corpus: Pick<Corpus, 'national' | 'cities' | 
     if (list) list.push(task);
     else due.set(url, [task]);
   });
-  return { due, quotes, fresh };
+  // Only lines of due tasks can be reused; the rest need no place in the index.
+  const dueKeys = new Set<string>();
+  for (const [url, tasks] of due) for (const task of tasks) dueKeys.add(JSON.stringify([recordKey(task.city, task.programId), url]));
+  const candidates = corpus.quoteChecks.filter((check) => dueKeys.has(JSON.stringify([recordKey(check.city, check.programId), check.url])));
+  return { due, quotes, fresh, reusable: findReusableQuoteVerdicts(candidates, EXTRACTOR_VERSION) };
 }
 
 function checksTask(check: QuoteCheck, task: QuoteTask, url: string): boolean {

@@ -171,7 +171,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
         `${log ? ' and appended' : ''}; rerun to check the rest (${stopped.message})`,
     );
   }
-  const quoteRun = { due: quotesDue, fresh: quotes.fresh, outcomes: result.quotes, file: quoteLog?.file };
+  const quoteRun = { due: quotesDue, fresh: quotes.fresh, outcomes: result.quotes, work: result.quoteWork, file: quoteLog?.file };
   // The corpus now holds evidence of this date: staleness is served counted from asOf, so asOf follows.
   const asOf = log !== undefined && tally.checked > 0 ? moveAsOf(corpus, options.checkedAt) : undefined;
   printSummary(corpus, tally, quoteRun, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file, asOf });
@@ -219,6 +219,7 @@ interface QuoteRun {
   due: number;
   fresh: number;
   outcomes: LinkRunResult['quotes'];
+  work: LinkRunResult['quoteWork'];
   file: string | undefined;
 }
 
@@ -231,7 +232,7 @@ function printSummary(
   if (run.json) {
     const { checked, outcomes, firstChecks } = tally;
     const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
-    const quotes = { checked: quoteChecked, fresh: quoteRun.fresh, appended: quoteRun.file ? quoteChecked : 0, outcomes: quoteRun.outcomes };
+    const quotes = { checked: quoteChecked, fresh: quoteRun.fresh, appended: quoteRun.file ? quoteChecked : 0, outcomes: quoteRun.outcomes, ...quoteRun.work };
     printJson({ ok: true, checked, cited: run.cited, fresh: run.fresh, appended: run.appended, dryRun: run.dryRun, outcomes, firstChecks, changed, quotes, asOf: run.asOf ?? null });
     return;
   }
@@ -245,6 +246,8 @@ function printSummary(
   const quoteCounts = Object.entries(quoteRun.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', ');
   const quoteChecked = Object.values(quoteRun.outcomes).reduce((sum, n) => sum + n, 0);
   lines.push(`checked ${quoteChecked} amount quotes (${quoteRun.fresh} checked recently, skipped): ${quoteCounts}`);
+  // Reused verdicts rest on bytes judged before: the operator sees how many, and how many pages were read.
+  if (quoteChecked > 0) lines.push(`  ${quoteRun.work.reused} carried forward from an earlier check of the same bytes, ${quoteRun.work.extracted} pages extracted`);
   if (run.dryRun) lines.push('dry run: nothing appended');
   else if (run.file !== undefined) lines.push(`appended ${run.appended} attempts to ${run.file}`);
   if (!run.dryRun && quoteRun.file !== undefined) lines.push(`appended ${quoteChecked} quote checks to ${quoteRun.file}`);

@@ -137,7 +137,7 @@ describe('hra links check', () => {
     assert.equal((JSON.parse(manifest) as { asOf: string }).asOf, '2026-11-20');
     assert.equal(manifest.replace('"asOf": "2026-11-20"', '"asOf": "2026-11-16"'), manifestBefore);
     // The mini corpus's three amount quotes ride on their URLs' fetches; the fixture's page states none of them.
-    assert.deepEqual(summary.quotes, { checked: 3, fresh: 0, appended: 3, outcomes: { found: 0, 'not-found': 3, inconclusive: 0 } });
+    assert.deepEqual(summary.quotes, { checked: 3, fresh: 0, appended: 3, outcomes: { found: 0, 'not-found': 3, inconclusive: 0 }, extracted: 3, reused: 0 });
     // The mini corpus's earlier attempts: dead, bot-blocked and inconclusive ones that now answer 200.
     const changed = [...(summary.changed as Array<{ url: string }>)].sort((a, b) => a.url.localeCompare(b.url));
     assert.deepEqual(changed, [
@@ -189,7 +189,7 @@ describe('hra links check', () => {
     assert.equal(fixture.requests.length, requests);
     assert.deepEqual(JSON.parse(lastLine(run.stdout)), {
       ok: true, checked: 0, cited, fresh: cited, appended: 0, dryRun: false, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [],
-      quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 } }, asOf: null,
+      quotes: { checked: 0, fresh: 3, appended: 0, outcomes: { found: 0, 'not-found': 0, inconclusive: 0 }, extracted: 0, reused: 0 }, asOf: null,
     });
   });
 

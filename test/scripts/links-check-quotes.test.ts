@@ -28,6 +28,11 @@ const AT = '2026-11-20T06:00:00Z';
 const viaFixture = (fixture: LinkFixture) => ['--proxy', fixture.proxyUrl];
 const FLAGS = ['--max-age-days', '6', '--host-interval-ms', '0', '--timeout-ms', '1500', '--retries', '0', '--per-host', '2', '--concurrency', '8'];
 const REVIEWED_AT = '2026-11-01';
+/**
+ * Pages a first run hands to extraction: one per fixture page and per mini-corpus quote URL (3), less the two
+ * whose body the fetch leaves broken (/never-finishes.pdf, /cut-short-gzip), which are never extracted.
+ */
+const EXTRACTED_FIRST_RUN = QUOTE_CASES.length + 3 - 2;
 
 const rowsOf = (text: string) => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
 const urlOf = (path: string) => `http://${QUOTE_HOST}${path}`;
@@ -102,6 +107,7 @@ describe('hra links check, quote checks', () => {
     const count = (outcome: string) => checks.filter((check) => check.outcome === outcome).length;
     assert.deepEqual(summary.quotes, {
       checked: checks.length, fresh: 0, appended: checks.length, outcomes: { found: count('found'), 'not-found': count('not-found'), inconclusive: count('inconclusive') },
+      extracted: EXTRACTED_FIRST_RUN, reused: 0,
     });
   });
 
@@ -227,7 +233,7 @@ describe('hra links check, quote checks interrupted, resumed and dry', () => {
       const quotes = printed.filter((row) => 'quoteSha256' in row).map((row) => [row.url, row.outcome]).sort();
       assert.deepEqual(quotes, [[urlOf('/amount-changed'), 'not-found'], [urlOf('/flyer.pdf'), 'found']]);
       assert.equal(printed.filter((row) => !('quoteSha256' in row)).length, 2, 'and the two link attempts');
-      assert.deepEqual((JSON.parse(lastLine(run.stdout)) as { quotes: unknown }).quotes, { checked: 2, fresh: 0, appended: 0, outcomes: { found: 1, 'not-found': 1, inconclusive: 0 } });
+      assert.deepEqual((JSON.parse(lastLine(run.stdout)) as { quotes: unknown }).quotes, { checked: 2, fresh: 0, appended: 0, outcomes: { found: 1, 'not-found': 1, inconclusive: 0 }, extracted: 2, reused: 0 });
       assert.equal((await runHraAsync(['validate', '--corpus', corpus])).status, 0);
     } finally {
       await fixture.close();

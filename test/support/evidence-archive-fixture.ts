@@ -11,8 +11,8 @@ export interface FixturePage {
   url: string;
   body: string;
   hops?: number;
-  /** Also append a quote-check line on this page (a conclusive `found`). */
-  quote?: boolean;
+  /** Also append a quote-check line on this page (a conclusive `found`), of this review when given. */
+  quote?: boolean | { reviewedAt: string; quoteSha256: string };
 }
 
 /** Writes one run's exchanges at `date` into `archiveDir` and appends their evidence lines to `corpusDir`. */
@@ -30,7 +30,7 @@ export async function archiveRun(archiveDir: string, corpusDir: string, date: Da
       appendLine(corpusDir, 'evidence/link-checks.ndjson', { url: page.url, checkedAt, outcome: 'live', httpStatus: 200, pageClass: 'program', warcRecordId: done.responseRecordId, payloadSha256: done.payloadSha256 });
       if (page.quote) {
         appendLine(corpusDir, 'evidence/quote-checks.ndjson', {
-          city: 'alpha', programId: 'alpha-roof', reviewedAt: '2026-01-05', quoteSha256: 'a'.repeat(64), url: page.url, finalUrl: page.url,
+          city: 'alpha', programId: 'alpha-roof', reviewedAt: '2026-01-05', quoteSha256: 'a'.repeat(64), ...(page.quote === true ? {} : page.quote), url: page.url, finalUrl: page.url,
           checkedAt, outcome: 'found', contentType: 'text/html', textLength: page.body.length, textSha256: 'b'.repeat(64),
           warcRecordId: done.responseRecordId, payloadSha256: done.payloadSha256,
         });

@@ -3,7 +3,7 @@
  * revisits repeat, and their requests); mixed files are rewritten by byte copy; a killed prune loses nothing.
  */
 import * as assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../../build/archive/archive-index.ts';
@@ -103,6 +103,41 @@ describe('pruneArchive', () => {
     assert.ok(ids.has(runs[2]![1]!.responseRecordId), 'week 2\'s moving page stays');
     assert.ok(!ids.has(runs[1]![1]!.responseRecordId), 'week 1\'s does not: week 2\'s replaces it');
     assert.ok(ids.has(runs[3]![2]!.responseRecordId), '--keep-weeks 0 still keeps what the latest lines name');
+  });
+
+  it('drops the records of a replaced quote: checks of a review since replaced by a newer one, once a check of that one decides', async () => {
+    const dir = join(work, `case-${++made}`);
+    const archive = join(dir, 'archive');
+    const corpus = join(dir, 'corpus');
+    const runs = [];
+    for (let n = 0; n < 4; n++) {
+      // Weeks 0-1 check the review of January; from week 2 the record's review is a newer one, with another quote.
+      const quote = n < 2 ? { reviewedAt: '2026-01-05', quoteSha256: 'a'.repeat(64) } : { reviewedAt: '2026-10-15', quoteSha256: 'c'.repeat(64) };
+      runs.push(await archiveRun(archive, corpus, week(n), [{ url: 'http://quoted.test/program', body: `<p>Up to $${1000 + n}</p>`, quote }], 6000 + n));
+    }
+    const summary = await pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false });
+    const ids = new Set(allRows(archive).map((row) => row.recordId));
+    for (const n of [0, 1, 2]) assert.ok(!ids.has(runs[n]![0]!.responseRecordId), `week ${n}'s page, whose quote check week 3's replaces`);
+    assert.ok(ids.has(runs[3]![0]!.responseRecordId));
+    assert.equal(summary.plan.kept.bound, 0);
+    const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus });
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.replacedAndPruned, 3, 'weeks 0-2: each page named by a link line and a quote line, both replaced');
+  });
+
+  it('keeps the records of an older review\'s checks while no check of the newer one decides', async () => {
+    const dir = join(work, `case-${++made}`);
+    const archive = join(dir, 'archive');
+    const corpus = join(dir, 'corpus');
+    const old = await archiveRun(archive, corpus, week(0), [{ url: 'http://quoted.test/program', body: '<p>Up to $1,000</p>', quote: true }], 7000);
+    await archiveRun(archive, corpus, week(3), [{ url: 'http://quoted.test/program', body: '<p>Up to $2,000</p>' }], 7001);
+    // The newer review's only check is inconclusive: it decides nothing, so the January check still does.
+    writeFileSync(join(corpus, 'evidence/quote-checks.ndjson'), `${readFileSync(join(corpus, 'evidence/quote-checks.ndjson'), 'utf8')}${JSON.stringify({
+      city: 'alpha', programId: 'alpha-roof', reviewedAt: '2026-10-15', quoteSha256: 'c'.repeat(64), url: 'http://quoted.test/program', finalUrl: null,
+      checkedAt: week(3).toISOString().slice(0, 10), outcome: 'inconclusive', reason: 'timeout', contentType: null,
+    })}\n`);
+    await pruneArchive({ archiveDir: archive, corpusDir: corpus, keepWeeks: 1, now: NOW, dryRun: false });
+    assert.ok(new Set(allRows(archive).map((row) => row.recordId)).has(old[0]!.responseRecordId));
   });
 
   it('--dry-run plans the same and changes nothing', async () => {

@@ -13,6 +13,7 @@ import { openArchiveWriter } from '../../../build/archive/open-archive-writer.ts
 import { openArchivedResponses } from '../../../build/archive/open-archived-responses.ts';
 import { rederiveLinkVerdict } from '../../../build/archive/rederive-link-verdict.ts';
 import { captureExchange } from '../../../build/links/capture-exchange.ts';
+import { createByteBudget } from '../../../build/links/create-byte-budget.ts';
 import { classifyResponse } from '../../../build/links/classify-response.ts';
 import { sendRequest } from '../../../build/links/send-request.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
@@ -65,6 +66,40 @@ describe('captureExchange, a body read in part', () => {
     // The archive names one URL for both chunkings, as one page fetched in two weeks.
     return { response, exchange: { ...exchange, targetUri: `http://agency.test/${path.split('/')[1]}` } };
   };
+
+  it('counts the captured bytes in the page budget beside the page read, until the capture is released', async () => {
+    const url = `${origin}/identity/one`;
+    const budget = createByteBudget(48 * 1024 * 1024);
+    const capture = captureExchange({ url, method: 'GET', headers: {}, now: () => Date.parse('2026-11-23T06:00:00Z') }, undefined, budget);
+    const response = await sendRequest({ dispatcher, viaProxy: false, url, method: 'GET', headers: {}, timeoutMs: 10_000, read: 'page', bodyCap: 1024 * 1024, pageBudget: budget, capture });
+    assert.equal(response.page?.kind, 'read');
+    const pageBytes = response.page?.kind === 'read' ? response.page.bytes.byteLength : 0;
+    assert.equal(pageBytes, PAGE.byteLength);
+    // The decoded page (held until the quote checks let it go) and its archived copy, both in memory.
+    assert.equal(budget.held(), pageBytes + PAGE.byteLength);
+    const exchange = await capture.exchange();
+    assert.equal(exchange?.response.payload.byteLength, PAGE.byteLength);
+    capture.release();
+    capture.release();
+    assert.equal(budget.held(), pageBytes, 'released once, however often asked');
+    budget.release(pageBytes);
+    assert.equal(budget.held(), 0);
+  });
+
+  it('makes a reader wait while captured bytes fill the budget, and lets it read once they are released', async () => {
+    const budget = createByteBudget(PAGE.byteLength + 1024);
+    const first = captureExchange({ url: `${origin}/identity/one`, method: 'GET', headers: {}, now: () => 0 }, undefined, budget);
+    await sendRequest({ dispatcher, viaProxy: false, url: `${origin}/identity/one`, method: 'GET', headers: {}, timeoutMs: 10_000, read: 'prefix', bodyCap: 1024 * 1024, capture: first });
+    await first.exchange();
+    assert.ok(budget.held() > 1024, `a prefix read still captured ${budget.held()} bytes`);
+    let granted = false;
+    const waiting = budget.acquire(PAGE.byteLength).then(() => void (granted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(granted, false);
+    first.release();
+    await waiting;
+    assert.equal(granted, true);
+  });
 
   for (const coding of Object.keys(CODED) as Coding[]) {
     it(`archives the same ${coding} payload from one write and from many small ones, the second as a revisit`, async () => {
