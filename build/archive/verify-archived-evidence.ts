@@ -7,10 +7,11 @@
  * be trusted to check each line against its own URL (evidence-record-binding.ts). Review lines and audit
  * rows are checked last, one at a time, against their records' cited URLs (check-review-references.ts).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { loadCorpus } from '../corpus/load-corpus.ts';
-import { checkReviewReferences } from './check-review-references.ts';
+import { checkReviewReferences, FACT_AUDIT_FILE, SOURCE_REVIEWS_FILE } from './check-review-references.ts';
 import { checkRevisitRecord } from './check-revisit-record.ts';
 import { citedUrlAt } from './cited-url-at.ts';
 import { recordBindingProblem } from './evidence-record-binding.ts';
@@ -23,7 +24,7 @@ import { ArchiveRecordError, readArchivedRecord } from './read-archived-record.t
 export interface VerifyArchivedEvidenceOptions {
   readonly archiveDir: string;
   readonly corpusDir: string;
-  /** The corpus of `corpusDir`, when the caller has loaded it already; else it is loaded here. */
+  /** The corpus of `corpusDir`, when the caller has loaded it already; else it is loaded here if it has review lines or an audit report. */
   readonly corpus?: Corpus;
   readonly progress?: (message: string) => void;
 }
@@ -161,8 +162,12 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
         if (problem !== undefined) problems.push(`${row.record_file} record ${row.record_id}: ${problem}, named by ${join(options.corpusDir, row.file)}:${row.line}`);
       }
     }
-    const corpus = options.corpus ?? loadCorpus(options.corpusDir);
-    const reviewed = await checkReviewReferences({ archiveDir: options.archiveDir, index, corpusDir: options.corpusDir, corpus, urlAt: citedUrlAt(corpus) });
+    // A folder with evidence files alone (no review lines, no audit report) has nothing more to check.
+    const hasReviews = [SOURCE_REVIEWS_FILE, FACT_AUDIT_FILE].some((file) => existsSync(join(options.corpusDir, file)));
+    const corpus = options.corpus ?? (hasReviews ? loadCorpus(options.corpusDir) : undefined);
+    const reviewed = corpus === undefined
+      ? { reviewLines: 0, exchanges: 0, auditRows: 0, problems: [] }
+      : await checkReviewReferences({ archiveDir: options.archiveDir, index, corpusDir: options.corpusDir, corpus, urlAt: citedUrlAt(corpus) });
     problems.push(...reviewed.problems);
     return {
       lines: counts.lines, archived: counts.archived, notArchived: counts.notArchived, records: named.n, payloadsHashed: hashed, recordsRead: read, replacedAndPruned,

@@ -123,8 +123,8 @@ async function verifyArchive(archive: string, corpus: string, loaded: Corpus, ch
     throw bad ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;
   });
   progress(`archive: ${plural(report.lines, 'evidence line')}, ${report.archived} name a record (${plural(report.records, 'record')}, ` +
-    `${plural(report.payloadsHashed, 'payload')} hashed), ${report.notArchived} not archived, ${report.replacedAndPruned} pruned; ` +
-    `${plural(report.reviewLines, 'review line')} naming a page (${report.reviewExchanges} with a model exchange), ${plural(report.auditRows, 'audit row')} naming a record`);
+    `${plural(report.payloadsHashed, 'payload')} hashed), ${report.notArchived} not archived, ${report.replacedAndPruned} pruned`);
+  progress(`archive: ${plural(report.reviewLines, 'review line')} naming a page (${report.reviewExchanges} with a model exchange), ${plural(report.auditRows, 'audit row')} naming a record`);
   for (const problem of report.problems) progress(problem);
   if (report.problems.length > 0) {
     throw new CliFailure(`verify failed: ${archive}: archive: ${plural(report.problems.length, 'record')} missing or wrong (listed above)`, { details: { checks, archive: report } });
