@@ -4,10 +4,16 @@
  * lines stream into a TEMP table and are joined with index.sqlite in SQL; each payload is read once, in file
  * order, by offset and length: memory holds one payload at a time, whatever the archive's size. Each read
  * binds the row to its record's own headers (read-archived-record.ts), so the index's target URIs can then
- * be trusted to check each line against its own URL (evidence-record-binding.ts).
+ * be trusted to check each line against its own URL (evidence-record-binding.ts). Review lines and audit
+ * rows are checked last, one at a time, against their records' cited URLs (check-review-references.ts).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Corpus } from '../corpus/corpus-types.ts';
+import { loadCorpus } from '../corpus/load-corpus.ts';
+import { checkReviewReferences, FACT_AUDIT_FILE, SOURCE_REVIEWS_FILE } from './check-review-references.ts';
 import { checkRevisitRecord } from './check-revisit-record.ts';
+import { citedUrlAt } from './cited-url-at.ts';
 import { recordBindingProblem } from './evidence-record-binding.ts';
 import { archivedRedirectsReach } from './follow-archived-redirects.ts';
 import { INDEX_RECORDS_TABLE as records, loadEvidenceTable } from './load-evidence-table.ts';
@@ -18,6 +24,8 @@ import { ArchiveRecordError, readArchivedRecord } from './read-archived-record.t
 export interface VerifyArchivedEvidenceOptions {
   readonly archiveDir: string;
   readonly corpusDir: string;
+  /** The corpus of `corpusDir`, when the caller has loaded it already; else it is loaded here if it has review lines or an audit report. */
+  readonly corpus?: Corpus;
   readonly progress?: (message: string) => void;
 }
 
@@ -37,6 +45,11 @@ export interface ArchivedEvidenceReport {
   readonly recordsRead: number;
   /** Records absent from the index whose lines a later archived line replaces (as `hra archive prune` may leave them). */
   readonly replacedAndPruned: number;
+  /** Review lines that name an archived page, and of them the model reviews whose exchange was checked. */
+  readonly reviewLines: number;
+  readonly reviewExchanges: number;
+  /** Rows of reports/fact-audit-latest.json that name an archived record. */
+  readonly auditRows: number;
   /** One line per record missing or wrong, naming it; empty when the archive holds what the evidence binds. */
   readonly problems: readonly string[];
 }
@@ -149,7 +162,17 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
         if (problem !== undefined) problems.push(`${row.record_file} record ${row.record_id}: ${problem}, named by ${join(options.corpusDir, row.file)}:${row.line}`);
       }
     }
-    return { lines: counts.lines, archived: counts.archived, notArchived: counts.notArchived, records: named.n, payloadsHashed: hashed, recordsRead: read, replacedAndPruned, problems };
+    // A folder with evidence files alone (no review lines, no audit report) has nothing more to check.
+    const hasReviews = [SOURCE_REVIEWS_FILE, FACT_AUDIT_FILE].some((file) => existsSync(join(options.corpusDir, file)));
+    const corpus = options.corpus ?? (hasReviews ? loadCorpus(options.corpusDir) : undefined);
+    const reviewed = corpus === undefined
+      ? { reviewLines: 0, exchanges: 0, auditRows: 0, problems: [] }
+      : await checkReviewReferences({ archiveDir: options.archiveDir, index, corpusDir: options.corpusDir, corpus, urlAt: citedUrlAt(corpus) });
+    problems.push(...reviewed.problems);
+    return {
+      lines: counts.lines, archived: counts.archived, notArchived: counts.notArchived, records: named.n, payloadsHashed: hashed, recordsRead: read, replacedAndPruned,
+      reviewLines: reviewed.reviewLines, reviewExchanges: reviewed.exchanges, auditRows: reviewed.auditRows, problems,
+    };
   } catch (error) {
     // An SQLite failure mid-check (a damaged page of the index) is the index's, named by its file.
     throw asArchiveIndexError(options.archiveDir, error);

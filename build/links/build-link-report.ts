@@ -2,7 +2,7 @@
 import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
 import { groupBy } from '../derive/group-by.ts';
 import { findCitations, type CitingRecord } from './find-citations.ts';
-import { findQuoteReportEntries, type QuoteNotFound, type ReviewTurningStale } from './find-quote-report-entries.ts';
+import { findQuoteReportEntries, type QuoteNotFound, type ReviewedAmountDiffers, type ReviewTurningStale } from './find-quote-report-entries.ts';
 import { findLikelyClosed } from './find-likely-closed.ts';
 import { latestAttemptByUrl } from './latest-attempt.ts';
 import { visitCitations } from './visit-citations.ts';
@@ -32,6 +32,8 @@ export interface LikelyClosedProgram {
 export interface LinkReport {
   at: string;
   quotesNotFound: QuoteNotFound[];
+  /** Accepted model or person reviews whose amount quote states another amount than maxAmount. */
+  reviewedAmounts: ReviewedAmountDiffers[];
   staleSoon: ReviewTurningStale[];
   likelyClosed: LikelyClosedProgram[];
   problems: ProblemLink[];

@@ -152,7 +152,7 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
     started += 1;
     const tasks = targets.quotes.due.get(url);
-    const verdict = await checkLink(url, linkDeps, { wantPage: tasks !== undefined });
+    const verdict = await checkLink(url, linkDeps, { wantPage: targets.wholePages.has(url) });
     try {
       const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract, targets.quotes.reusable);
       return { verdict, quoteChecks };

@@ -1,13 +1,16 @@
 /**
  * The review-side lists of `hra links report`: amount quotes the latest quote check no longer found, with
- * the amounts the page states, and reviews about to turn stale.
+ * the amounts the page states; accepted reviews whose amount quote states another amount than the record's;
+ * and reviews about to turn stale.
  */
 import type { Corpus, QuoteCheck } from '../corpus/corpus-types.ts';
 import { recordKey } from '../derive/apply-corrections.ts';
 import { reviewStaleDay } from '../derive/derive-freshness.ts';
 import { groupBy } from '../derive/group-by.ts';
 import { latestReview } from '../derive/latest-review.ts';
+import { findQuotedAmount } from '../derive/find-quoted-amount.ts';
 import { latestConclusiveQuoteCheck } from '../derive/mechanical-quote-verdict.ts';
+import { findDollarAmounts, type StatedAmount } from '../quotes/find-dollar-amounts.ts';
 import { utcDayNumber } from '../derive/utc-day-number.ts';
 import { visitCitations } from './visit-citations.ts';
 
@@ -28,6 +31,24 @@ export interface QuoteNotFound {
   statedAmounts: NonNullable<QuoteCheck['statedAmounts']>;
 }
 
+/**
+ * A served record whose latest review, made by a model or a person and accepted (its quote found in the
+ * archived page), quotes the page stating another amount than the record's `maxAmount`: the review counts
+ * for identity alone, and the amount is a candidate for a correction, never applied.
+ */
+export interface ReviewedAmountDiffers {
+  city: string;
+  programId: string;
+  url: string;
+  reviewedAt: string;
+  reviewer: 'model' | 'person';
+  quote: string;
+  /** The record's served maxAmount, after corrections. */
+  maxAmount: number | null;
+  /** The amounts the quote states (find-dollar-amounts.ts): the candidates. */
+  statedAmounts: StatedAmount[];
+}
+
 /** A served record whose latest review turns stale within the warning window. */
 export interface ReviewTurningStale {
   city: string;
@@ -41,6 +62,7 @@ export interface ReviewTurningStale {
 /** Both lists, each sorted by city then program id. */
 export interface QuoteReportEntries {
   quotesNotFound: QuoteNotFound[];
+  reviewedAmounts: ReviewedAmountDiffers[];
   staleSoon: ReviewTurningStale[];
 }
 
@@ -51,6 +73,7 @@ export function findQuoteReportEntries(corpus: Corpus, today: string): QuoteRepo
   const todayNumber = utcDayNumber(today, 'today');
   const quotesNotFound: QuoteNotFound[] = [];
   const staleSoon: ReviewTurningStale[] = [];
+  const reviewedAmounts: ReviewedAmountDiffers[] = [];
   visitCitations(corpus, ({ city, programId, url, maxAmount }) => {
     const key = recordKey(city, programId);
     const review = latestReview(reviews.get(key) ?? []);
@@ -58,6 +81,16 @@ export function findQuoteReportEntries(corpus: Corpus, today: string): QuoteRepo
     const staleNumber = reviewStaleDay(review.reviewedAt);
     if (staleNumber > todayNumber && staleNumber <= todayNumber + STALE_WARNING_DAYS) {
       staleSoon.push({ city, programId, reviewedAt: review.reviewedAt, kind: review.kind, staleOn: dayString(staleNumber) });
+    }
+    // The derivation binds an amount only when the quote states maxAmount (derive-freshness.ts); an accepted
+    // quote of another figure is what the page says now, so it is shown, never applied.
+    const amount = typeof maxAmount === 'number' ? maxAmount : null;
+    if (review.kind === 'amount' && review.identityMatch && review.quoteFoundInPage === true && review.reviewer !== undefined && review.amountQuote !== undefined
+      && (amount === null || findQuotedAmount(review.amountQuote, amount) === undefined)) {
+      reviewedAmounts.push({
+        city, programId, url, reviewedAt: review.reviewedAt, reviewer: review.reviewer.kind, quote: review.amountQuote, maxAmount: amount,
+        statedAmounts: findDollarAmounts(review.amountQuote),
+      });
     }
     const check = latestConclusiveQuoteCheck(review, url, checks.get(key) ?? []);
     if (check?.outcome === 'not-found' && review.amountQuote !== undefined) {
@@ -68,7 +101,7 @@ export function findQuoteReportEntries(corpus: Corpus, today: string): QuoteRepo
     }
   });
   const byRecord = (a: { city: string; programId: string }, b: { city: string; programId: string }) => compare(a.city, b.city) || compare(a.programId, b.programId);
-  return { quotesNotFound: quotesNotFound.sort(byRecord), staleSoon: staleSoon.sort(byRecord) };
+  return { quotesNotFound: quotesNotFound.sort(byRecord), reviewedAmounts: reviewedAmounts.sort(byRecord), staleSoon: staleSoon.sort(byRecord) };
 }
 
 function dayString(dayNumber: number): string {

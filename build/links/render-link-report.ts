@@ -6,6 +6,7 @@ import { STALE_WARNING_DAYS } from './find-quote-report-entries.ts';
 interface CitySection {
   city: string;
   quotesNotFound: LinkReport['quotesNotFound'];
+  reviewedAmounts: LinkReport['reviewedAmounts'];
   staleSoon: LinkReport['staleSoon'];
   likelyClosed: LinkReport['likelyClosed'];
   problems: LinkReport['problems'];
@@ -17,12 +18,13 @@ export function reportByCity(report: LinkReport): CitySection[] {
   const section = (city: string) => {
     let found = sections.get(city);
     if (!found) {
-      found = { city, quotesNotFound: [], staleSoon: [], likelyClosed: [], problems: [] };
+      found = { city, quotesNotFound: [], reviewedAmounts: [], staleSoon: [], likelyClosed: [], problems: [] };
       sections.set(city, found);
     }
     return found;
   };
   for (const entry of report.quotesNotFound) section(entry.city).quotesNotFound.push(entry);
+  for (const entry of report.reviewedAmounts) section(entry.city).reviewedAmounts.push(entry);
   for (const entry of report.staleSoon) section(entry.city).staleSoon.push(entry);
   for (const entry of report.likelyClosed) section(entry.city).likelyClosed.push(entry);
   for (const problem of report.problems) {
@@ -39,6 +41,7 @@ const money = (value: number | null) => (value === null ? 'none' : `$${value.toL
 export function renderLinkReportText(report: LinkReport): string {
   const lines = [
     `weekly verification report as of ${report.at}: ${report.quotesNotFound.length} quotes no longer found, ` +
+      `${report.reviewedAmounts.length} reviewed quotes stating another amount, ` +
       `${report.staleSoon.length} reviews turning stale within ${STALE_WARNING_DAYS} days, ${report.likelyClosed.length} likely closed, ` +
       `${report.problems.length} dead or bot-blocked URLs`,
   ];
@@ -47,6 +50,10 @@ export function renderLinkReportText(report: LinkReport): string {
     if (city.quotesNotFound.length > 0) lines.push(`  quotes no longer found (candidates for a correction, never applied): ${city.quotesNotFound.length}`);
     for (const entry of city.quotesNotFound) {
       lines.push(`    ${entry.city}/${entry.programId}  ${entry.url}  checked ${entry.checkedAt}  maxAmount ${money(entry.maxAmount)}; the page states ${amounts(entry.statedAmounts)}`);
+    }
+    if (city.reviewedAmounts.length > 0) lines.push(`  reviewed quotes stating another amount than maxAmount (candidates for a correction, never applied): ${city.reviewedAmounts.length}`);
+    for (const entry of city.reviewedAmounts) {
+      lines.push(`    ${entry.city}/${entry.programId}  ${entry.url}  ${entry.reviewer} review of ${entry.reviewedAt}  maxAmount ${money(entry.maxAmount)}; the quote states ${amounts(entry.statedAmounts)}: ${JSON.stringify(entry.quote)}`);
     }
     if (city.staleSoon.length > 0) lines.push(`  reviews turning stale within ${STALE_WARNING_DAYS} days: ${city.staleSoon.length}`);
     for (const entry of city.staleSoon) lines.push(`    ${entry.city}/${entry.programId}  ${entry.kind} review of ${entry.reviewedAt}, stale on ${entry.staleOn}`);
@@ -75,6 +82,8 @@ export function renderLinkReportMarkdown(report: LinkReport): string {
     out.push(`### ${city.city}`, '');
     table('Quotes no longer found: candidates for a correction (never applied automatically)', ['program', 'URL', 'checked', 'maxAmount', 'the page states'],
       city.quotesNotFound.map((e) => [e.programId, e.url, e.checkedAt, money(e.maxAmount), amounts(e.statedAmounts)]));
+    table('Reviewed quotes stating another amount than maxAmount: candidates for a correction (never applied automatically)', ['program', 'URL', 'review', 'maxAmount', 'the quote states', 'quote'],
+      city.reviewedAmounts.map((e) => [e.programId, e.url, `${e.reviewer}, ${e.reviewedAt}`, money(e.maxAmount), amounts(e.statedAmounts), e.quote]));
     table(`Reviews turning stale within ${STALE_WARNING_DAYS} days`, ['program', 'review', 'reviewed', 'stale on'],
       city.staleSoon.map((e) => [e.programId, e.kind, e.reviewedAt, e.staleOn]));
     table('Likely closed (404 or 410 at the last three check dates)', ['program', 'URL', 'dates'],

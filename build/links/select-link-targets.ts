@@ -1,6 +1,6 @@
 /**
  * Chooses the URLs a `links check` run visits: cited, and either not checked within the last `maxAgeDays`
- * or carrying a quote check that is due (select-quote-targets.ts).
+ * or carrying a quote check that is due (select-quote-targets.ts); and which of them it reads as whole pages.
  */
 import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
 import { utcDayNumber } from '../derive/utc-day-number.ts';
@@ -17,6 +17,11 @@ export interface LinkTargetOptions {
   only?: readonly string[];
   /** False: links alone, no quote checks (the benchmark's baseline). Default true. */
   quotes?: boolean;
+  /**
+   * URLs cited by a record due a source review (the caller draws them from the review queue): each visited
+   * one is read and archived as a whole page, so a reviewer has the page to judge.
+   */
+  reviewPages?: ReadonlySet<string>;
 }
 
 /** The run's work list and what the selection left out. */
@@ -29,6 +34,8 @@ export interface LinkTargets {
   fresh: number;
   /** The due quote checks by URL (each of those URLs is in `urls`). */
   quotes: QuoteTargets;
+  /** URLs of `urls` read to the end of the page (within the page limits): a quote check or a review is due on them. */
+  wholePages: Set<string>;
   /** The latest attempt of each URL to check that has one, to compare new outcomes with. */
   previous: Map<string, LinkCheck>;
   /** `only` URLs that no served record cites (the caller refuses them). */
@@ -60,5 +67,7 @@ export function selectLinkTargets(corpus: Corpus, options: LinkTargetOptions): L
     if (last !== undefined) previous.set(url, last);
   }
   urls.sort();
-  return { urls, cited: wanted.size, fresh: wanted.size - urls.length, quotes, previous, uncited };
+  // A review due on a fresh URL waits for its next visit: the freshness rule alone decides what is fetched.
+  const wholePages = new Set(urls.filter((url) => quotes.due.has(url) || options.reviewPages?.has(url) === true));
+  return { urls, cited: wanted.size, fresh: wanted.size - urls.length, quotes, wholePages, previous, uncited };
 }

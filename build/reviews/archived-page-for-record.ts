@@ -78,10 +78,11 @@ export async function archivedPageForRecord(url: string, linkChecks: readonly Li
       skipped.push(`${recordId}: ${body.reason}`);
       continue;
     }
-    // A link check reads a page no quote check is due on only to its first heading, and archives that start:
-    // a review of it would judge a page it never saw, and its passages would end where the fetch stopped.
+    // A link check reads a page on which neither a quote check nor a review is due only to its first heading,
+    // and archives that start (or one whose page is over the cap): a review of it would judge a page it never
+    // saw, and its passages would end where the fetch stopped.
     if (!body.complete) {
-      skipped.push(`${recordId}: only the start of the page is archived (a link check without a due quote check reads a page to its first heading)`);
+      skipped.push(`${recordId}: only the start of the page is archived (a link check reads a page to its first heading when no review or quote check was due on it, and no page past its cap)`);
       continue;
     }
     return {

@@ -1,4 +1,5 @@
 /** `hra validate`, `hra digest`, `hra build` and `hra verify`: the data maintainer's and auditor's commands. */
+import type { Corpus } from '../../build/corpus/corpus-types.ts';
 import type { Command } from 'commander';
 import type { ArchivedEvidenceReport } from '../../build/archive/verify-archived-evidence.ts';
 import { NATIONAL_SLUG } from '../../build/contract/national-slug.ts';
@@ -104,25 +105,26 @@ export function registerCorpusCommands(program: Command): void {
       const results = verifySnapshot(file, corpus, progress);
       const failed = results.find((result) => !result.ok);
       if (failed && !failed.ok) throw new CliFailure(`verify failed: ${file}: ${failed.check}: ${failed.reason}`, { details: { checks: results } });
-      const archive = options.archive === undefined ? undefined : await verifyArchive(options.archive, options.corpus, results);
+      const archive = options.archive === undefined ? undefined : await verifyArchive(options.archive, options.corpus, corpus, results);
       if (options.json) printJson({ ok: true, checks: results, ...(archive === undefined ? {} : { archive }) });
       else process.stdout.write(`verified: ${results.map((result) => result.check).join(', ')}${archive === undefined ? '' : ', archive'}\n`);
     });
 }
 
 /** The `--archive` check of `hra verify`: each record missing or wrong on its own stderr line, then one failure line. */
-async function verifyArchive(archive: string, corpus: string, checks: unknown): Promise<ArchivedEvidenceReport> {
+async function verifyArchive(archive: string, corpus: string, loaded: Corpus, checks: unknown): Promise<ArchivedEvidenceReport> {
   // Loaded only when asked for: the other corpus commands never read an archive (scripts/hra.ts).
   const [{ verifyArchivedEvidence }, { EvidenceLineError }, { ArchiveIndexError }] = await Promise.all([
     import('../../build/archive/verify-archived-evidence.ts'), import('../../build/archive/read-evidence-references.ts'),
     import('../../build/archive/open-archive-index-for-reading.ts'),
   ]);
-  const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus, progress }).catch((error: unknown) => {
+  const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus, corpus: loaded, progress }).catch((error: unknown) => {
     const bad = error instanceof EvidenceLineError || error instanceof ArchiveIndexError;
     throw bad ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;
   });
   progress(`archive: ${plural(report.lines, 'evidence line')}, ${report.archived} name a record (${plural(report.records, 'record')}, ` +
     `${plural(report.payloadsHashed, 'payload')} hashed), ${report.notArchived} not archived, ${report.replacedAndPruned} pruned`);
+  progress(`archive: ${plural(report.reviewLines, 'review line')} naming a page (${report.reviewExchanges} with a model exchange), ${plural(report.auditRows, 'audit row')} naming a record`);
   for (const problem of report.problems) progress(problem);
   if (report.problems.length > 0) {
     throw new CliFailure(`verify failed: ${archive}: archive: ${plural(report.problems.length, 'record')} missing or wrong (listed above)`, { details: { checks, archive: report } });

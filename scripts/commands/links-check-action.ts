@@ -16,6 +16,7 @@ import { linkUserAgent } from '../../build/links/link-user-agent.ts';
 import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
 import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
+import { DEFAULT_DUE_WITHIN_DAYS, findDueReviews } from '../../build/reviews/find-due-reviews.ts';
 import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
@@ -80,13 +81,17 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   if (userAgent === undefined || userAgent.trim() === '') {
     throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
   }
-  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, ...(flags.url ? { only: flags.url } : {}) });
+  // The records `reviews due` lists at the run's date, by the queue's own rule: their pages are read whole.
+  const reviewPages = new Set(findDueReviews(corpus, { at: options.checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS }).due.map((item) => item.url));
+  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, reviewPages, ...(flags.url ? { only: flags.url } : {}) });
   const [uncited] = targets.uncited;
   if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
   progress(`links: ${targets.cited} cited URLs, ${targets.fresh} checked within ${maxAgeDays} days, ${targets.urls.length} to check`);
   const { quotes } = targets;
   const quotesDue = quotes.quotes - quotes.fresh;
   progress(`quotes: ${quotes.quotes} amount quotes on them, ${quotes.fresh} checked within ${maxAgeDays} days, ${quotesDue} to check`);
+  const reviewed = targets.urls.filter((url) => reviewPages.has(url)).length;
+  progress(`reviews: ${reviewPages.size} cited URLs of records due a source review, ${reviewed} of them to check, read as whole pages`);
 
   if (proxy !== undefined && targets.urls.length > 0) {
     await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {

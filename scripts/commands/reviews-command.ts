@@ -46,6 +46,9 @@ export function registerReviewsCommand(program: Command): void {
     .option('--archive <dir>', 'the evidence archive (default: the folder archive beside the corpus folder)')
     .requiredOption('--out <file.csv>', 'the worksheet to write; never overwritten')
     .option('--only <city/programId>', 'only this record; repeat the flag for more', (name: string, previous: string[] | undefined) => [...(previous ?? []), name])
+    .option('--due', 'only the records hra reviews due lists (of those --only names, if given), in its order')
+    .option('--at <date>', 'with --due: the day to draw the queue up for, YYYY-MM-DD (default: the manifest\'s asOf)')
+    .option('--within-days <n>', 'with --due: also the reviews that turn stale within this many days (default 14)')
     .option('--json', 'print one JSON object: {ok, worksheet, records, needLinksCheck: [{city, programId, reason}]}')
     .action((flags: ReviewsExportFlags) => runReviewsExport(flags));
 

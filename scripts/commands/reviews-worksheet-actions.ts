@@ -12,12 +12,14 @@ import { recordKey } from '../../build/derive/apply-corrections.ts';
 import { openAppendOnlyLog } from '../../build/links/append-only-log.ts';
 import { checkReviewWorksheet } from '../../build/reviews/check-review-worksheet.ts';
 import { exportReviewRows } from '../../build/reviews/export-review-worksheet.ts';
+import { findDueReviews } from '../../build/reviews/find-due-reviews.ts';
 import { readReviewTargets, type ReviewTarget } from '../../build/reviews/review-targets.ts';
 import { REVIEW_COLUMNS } from '../../build/reviews/review-worksheet.ts';
 import { readWorksheet, WorksheetError } from '../../build/worksheets/read-worksheet.ts';
 import { writeWorksheet } from '../../build/worksheets/write-worksheet.ts';
 import { CliFailure, printJson, progress, type CliProblem } from '../cli-failure.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+import { readDueFlags } from './reviews-due-action.ts';
 import { withArchivedPages } from './with-archived-pages.ts';
 
 /** The export's flags as commander hands them over. */
@@ -26,6 +28,10 @@ export interface ReviewsExportFlags {
   archive?: string;
   out: string;
   only?: string[];
+  /** Only the records `reviews due` lists, in its order; `at` and `withinDays` as there. */
+  due?: boolean;
+  at?: string;
+  withinDays?: string;
   json?: boolean;
 }
 
@@ -40,12 +46,24 @@ export interface ReviewsImportFlags {
 
 const SOURCE_REVIEWS_FILE = 'evidence/source-reviews.ndjson';
 
-/** Writes the worksheet of the chosen records (`--only`, else every served record citing a URL); never overwrites one. */
+/**
+ * Writes the worksheet of the chosen records (`--only`, else every served record citing a URL; with `--due`
+ * only those of them the review queue lists, in its order); never overwrites one.
+ */
 export async function runReviewsExport(flags: ReviewsExportFlags): Promise<void> {
+  if (!flags.due && (flags.at !== undefined || flags.withinDays !== undefined)) throw new CliFailure('--at and --within-days choose the review queue: give them with --due');
+  const dueOptions = flags.due ? readDueFlags(flags) : undefined;
   if (existsSync(flags.out)) throw new CliFailure(`--out ${flags.out}: already exists (a filled worksheet is never overwritten; choose another file)`);
   const corpus = loadCorpusOrFail(flags.corpus);
   const all = readReviewTargets(corpus);
-  const targets = chooseTargets(all, flags.only ?? []);
+  let targets = chooseTargets(all, flags.only ?? []);
+  if (dueOptions !== undefined) {
+    // The queue's own list (the same reasons and staleness rule as `reviews due`), narrowed to --only.
+    const chosen = new Set(targets.map((target) => recordKey(target.city, target.programId)));
+    targets = findDueReviews(corpus, dueOptions(corpus)).due
+      .map((item) => all.get(recordKey(item.city, item.programId)))
+      .filter((target): target is ReviewTarget => target !== undefined && chosen.has(recordKey(target.city, target.programId)));
+  }
   const { rows, gaps } = await withArchivedPages(corpus, flags.archive, (sources) => exportReviewRows(targets, sources));
   for (const gap of gaps) progress(`reviews export: ${gap.city}/${gap.programId}: ${gap.reason}`);
   try {

@@ -109,7 +109,7 @@ async function runSteps(dir: string, options: RehearsalOptions): Promise<Rehears
         'reviews', 'run', '--corpus', corpusDir, '--archive', archiveDir, '--endpoint', model.baseUrl, '--model', REHEARSAL_MODEL,
         '--at', at, '--json',
       ], cwd);
-      step('reviews run', `every due record whose whole page is archived judged by a scripted loopback model (a fixed rule, not a model): ${String(run.json?.reviewed)} reviews appended (${String(run.json?.amount)} with an amount quote found in the page), ${String(run.json?.rejected)} answers rejected (${counts(run.json?.rejectedBy)}), ${String(run.json?.needsLinksCheck)} with no whole page archived (a link check reads a page without a due quote only to its first heading); every exchange archived`);
+      step('reviews run', `every due record whose whole page is archived judged by a scripted loopback model (a fixed rule, not a model): ${String(run.json?.reviewed)} reviews appended (${String(run.json?.amount)} with an amount quote found in the page), ${String(run.json?.rejected)} answers rejected (${counts(run.json?.rejectedBy)}), ${String(run.json?.needsLinksCheck)} with no whole page archived (a dead or blocked link, or a page past the cap); every exchange archived`);
     } finally {
       await model.close();
     }

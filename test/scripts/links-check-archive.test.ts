@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
@@ -25,6 +25,8 @@ const work = makeTempDir('hra-links-archive-');
 const FAST = ['--host-interval-ms', '20', '--timeout-ms', '3000', '--retries', '1', '--per-host', '2', '--concurrency', '8'];
 const CREDENTIALS = `Basic ${Buffer.from('checker:s3cret-proxy-pass').toString('base64')}`;
 const LONG_BODY = `<!doctype html><html><head><title>Long Program Page</title></head><body><h1>Long Program</h1>${'<p>filler paragraph of the long page</p>\n'.repeat(60_000)}</body></html>`;
+// Under the page limits, with its amount long after its first heading: what a review of it must see.
+const WHOLE_BODY = `<!doctype html><html><head><title>Whole Program Page</title></head><body><h1>Whole Program</h1>${'<p>filler paragraph of the whole page</p>\n'.repeat(5_000)}<p>Grants of up to $7,500 per home.</p></body></html>`;
 const EXTRA = [
   'http://hops.test/redirect/2/section/', 'http://flaky.test/flaky', 'http://head.test/head-405', 'http://gz.test/soft-404-gzip',
   'http://big.test/long', 'http://cookie.test/cookie', 'http://dead.test/missing', 'http://stall.test/stall',
@@ -35,11 +37,11 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 
 /** Pages the built-in fixture lacks: a long page whose start is all the link rules read, and one that sets a cookie. */
 function extraPages(request: IncomingMessage, response: ServerResponse, target: URL): boolean {
-  if (target.pathname === '/long') {
+  if (target.pathname === '/long' || target.pathname === '/whole') {
     response.writeHead(200, { 'content-type': 'text/html' });
     if (request.method === 'HEAD') return void response.end(), true;
     // In pieces, so the reader stops after the first h1 long before the end.
-    const body = Buffer.from(LONG_BODY);
+    const body = Buffer.from(target.pathname === '/long' ? LONG_BODY : WHOLE_BODY);
     let at = 0;
     const next = () => {
       if (response.destroyed) return;
@@ -94,7 +96,8 @@ describe('hra links check, evidence archive', () => {
   let week1 = { bytes: 0, files: [] as string[] };
   before(async () => {
     fixture = await startLinkFixture({ answer: extraPages, proxyAuthorization: CREDENTIALS });
-    corpus = writeLinkTestCorpus(join(work, 'corpus'), { extraUrls: EXTRA });
+    // Reviewed lately, so not due a review: each URL is read as a link check alone reads it.
+    corpus = writeLinkTestCorpus(join(work, 'corpus'), { extraUrls: EXTRA, extraReviewedAt: '2026-11-15' });
     archive = join(work, 'archive');
   });
   after(() => fixture.close());
@@ -190,6 +193,37 @@ describe('hra links check, evidence archive', () => {
     again.close();
     assert.ok(archiveBytes(archive) > week1.bytes);
     await checkWithNodeWarc(archive);
+  });
+
+  it('reads and archives the whole page of a record due a review, and a record not due only to its first heading', async () => {
+    const dir = join(work, 'due');
+    // link-1 has no review (due), link-2 an identity review of 2026-11-15 (not due at 2026-11-20).
+    const other = writeLinkTestCorpus(join(dir, 'corpus'), { extraUrls: ['http://due.test/whole', 'http://fresh.test/whole'] });
+    appendFileSync(join(other, 'evidence/source-reviews.ndjson'), `${JSON.stringify({ city: 'alpha', programId: 'link-2', reviewedAt: '2026-11-15', kind: 'identity', identityMatch: true })}\n`);
+    const otherArchive = join(dir, 'archive');
+    const proxy = fixture.proxyUrl.replace('http://', 'http://checker:s3cret-proxy-pass@');
+    const run = await runHraAsync(['links', 'check', '--corpus', other, '--archive', otherArchive, '--at', '2026-11-20T06:00:00Z', '--proxy', proxy, ...FAST]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /reviews: \d+ cited URLs of records due a source review, \d+ of them to check, read as whole pages/);
+    const links = new Map(rowsOf(readFileSync(join(other, 'evidence/link-checks.ndjson'), 'utf8')).map((line) => [line.url as string, line]));
+    const index = openArchiveIndex(otherArchive, { readonly: true });
+    try {
+      const due = await readArchivedRecord(otherArchive, index, links.get('http://due.test/whole')!.warcRecordId as string);
+      assert.equal(due.truncated, undefined);
+      assert.equal(Buffer.from(due.payload).toString(), WHOLE_BODY, 'the whole page, as served');
+      const fresh = await readArchivedRecord(otherArchive, index, links.get('http://fresh.test/whole')!.warcRecordId as string);
+      assert.equal(fresh.truncated, 'length');
+      assert.ok(fresh.payload.length < WHOLE_BODY.length, 'a record not due is read as a link alone');
+    } finally {
+      index.close();
+    }
+    // The worksheet of the due records offers the due page, with the passage past its first heading.
+    const sheet = join(dir, 'due.csv');
+    const exported = await runHraAsync(['reviews', 'export', '--corpus', other, '--archive', otherArchive, '--out', sheet, '--due', '--at', '2026-11-20', '--json']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const gaps = (JSON.parse(exported.stdout.trim().split('\n').at(-1)!) as { needLinksCheck: Array<{ programId: string }> }).needLinksCheck;
+    assert.ok(!gaps.some((gap) => gap.programId === 'link-1'), JSON.stringify(gaps));
+    assert.match(readFileSync(sheet, 'utf8'), /Grants of up to \$7,500 per home/);
   });
 
   it('archives nothing with --no-archive or --dry-run, and the lines then name no record', async () => {

@@ -56,6 +56,7 @@ describe('hra links report', () => {
       ok: true,
       at: '2027-01-10',
       quotesNotFound: [],
+      reviewedAmounts: [],
       staleSoon: [
         { city: 'alpha', programId: 'a-furnace', reviewedAt: '2026-10-20', kind: 'identity', staleOn: '2027-01-18' },
         { city: 'alpha', programId: 'a-roof', reviewedAt: '2026-10-20', kind: 'amount', staleOn: '2027-01-18' },
@@ -98,7 +99,7 @@ describe('hra links report', () => {
     const run = await runHraAsync(['links', 'report', '--corpus', corpus, '--at', AT]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, [
-      'weekly verification report as of 2027-01-10: 0 quotes no longer found, 2 reviews turning stale within 14 days, 2 likely closed, 4 dead or bot-blocked URLs',
+      'weekly verification report as of 2027-01-10: 0 quotes no longer found, 0 reviewed quotes stating another amount, 2 reviews turning stale within 14 days, 2 likely closed, 4 dead or bot-blocked URLs',
       'alpha',
       '  reviews turning stale within 14 days: 2',
       '    alpha/a-furnace  identity review of 2026-10-20, stale on 2027-01-18',

@@ -43,9 +43,11 @@ const HEADING_404 = 'http://heading.test/soft-404-heading';
 /** The link test corpus plus one alpha program per fixture page, each with a fresh amount review quoting it. */
 function writeQuoteCorpus(dir: string): string {
   const corpus = writeLinkTestCorpus(dir, { extraUrls: [...QUOTE_CASES.map((c) => urlOf(c.path)), HEADING_404] });
-  const reviews = QUOTE_CASES.map((c, index) => ({
+  const reviews: Array<Record<string, unknown>> = QUOTE_CASES.map((c, index) => ({
     city: 'alpha', programId: `link-${index + 1}`, reviewedAt: REVIEWED_AT, kind: 'amount', identityMatch: true, amountQuote: c.quote, quoteFoundInPage: true,
   }));
+  // HEADING_404's record is reviewed too, so no review is due on it and its page is read as a link alone (to its h1).
+  reviews.push({ city: 'alpha', programId: `link-${QUOTE_CASES.length + 1}`, reviewedAt: REVIEWED_AT, kind: 'identity', identityMatch: true });
   appendFileSync(join(corpus, 'evidence/source-reviews.ndjson'), reviews.map((row) => `${JSON.stringify(row)}\n`).join(''));
   return corpus;
 }

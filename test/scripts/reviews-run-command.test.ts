@@ -7,8 +7,8 @@ import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { readCityPrograms } from '../../build/corpus/read-city-programs.ts';
 import { createRecordDeriver } from '../../build/derive/derive-record.ts';
 import { startModelServer, type ModelServer, type ScriptedReply } from '../../scripts/loopback/model-server.ts';
-import { programPage, readReviewLines, writeReviewTestCorpus, type ReviewTestRecord } from '../support/review-test-corpus.ts';
-import { spawnHra } from '../support/run-hra.ts';
+import { programPage, readReviewLines, recordUrl, writeReviewTestCorpus, type ReviewTestRecord } from '../support/review-test-corpus.ts';
+import { runHra, spawnHra } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const KEY = 'sk-loopback-secret-4242';
@@ -128,6 +128,21 @@ describe('hra reviews run against a loopback model', () => {
     const derive = createRecordDeriver(loaded);
     const tiers = Object.fromEntries([...readCityPrograms(loaded, 'alpha')].map((row) => [row.id, derive('alpha', row).freshness.confidence]));
     assert.deepEqual(tiers, Object.fromEntries(CASES.map((c) => [c.record.id, c.tier])));
+  });
+
+  it('makes an accepted quote of another amount a correction candidate in links report, never applied', () => {
+    const report = runHra(['links', 'report', '--corpus', corpus, '--at', '2026-11-12T09:00:00Z', '--json']);
+    assert.equal(report.status, 0, report.stderr);
+    const json = JSON.parse(report.stdout.trim().split('\n').at(-1)!) as { reviewedAmounts: Array<Record<string, unknown>> };
+    // The reviews quoting maxAmount itself (good, busy) bind it and are no candidates.
+    assert.deepEqual(json.reviewedAmounts, [{
+      city: 'alpha', programId: 'other', url: recordUrl('other'), reviewedAt: '2026-11-12', reviewer: 'model',
+      quote: 'up to $9,000 per home', maxAmount: 7500, statedAmounts: [{ text: '$9,000', value: 9000 }],
+    }]);
+    const text = runHra(['links', 'report', '--corpus', corpus, '--at', '2026-11-12T09:00:00Z']);
+    assert.match(text.stdout, /^ {4}alpha\/other {2}\S+ {2}model review of 2026-11-12 {2}maxAmount \$7,500; the quote states \$9,000: "up to \$9,000 per home"$/m);
+    const row = [...readCityPrograms(loadCorpus(corpus), 'alpha')].find((r) => r.id === 'other');
+    assert.equal(row?.maxAmount, 7500, 'the corpus keeps its amount');
   });
 
   it('sends the key to the endpoint but never prints, logs or archives it', () => {

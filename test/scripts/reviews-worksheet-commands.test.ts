@@ -48,6 +48,24 @@ describe('hra reviews export and hra reviews import', () => {
     await assert.rejects(runReviewsExport({ corpus, archive, out: join(dir, 'x.csv'), only: ['alpha/nope'] }), /--only alpha\/nope: not a served record/);
   });
 
+  it('--due writes only the records hra reviews due lists, in its order, under its --at and --within-days', async () => {
+    const names = async (flags: { at?: string; withinDays?: string; only?: string[] }) => {
+      const out = join(dir, `due-${Math.random().toString(16).slice(2)}.csv`);
+      await runReviewsExport({ corpus, archive, out, due: true, ...flags });
+      return readWorksheet(out, out, REVIEW_COLUMNS).map((row) => `${row.cells.city}/${row.cells.programId}`);
+    };
+    const queue = lastJsonLine(runHra(['reviews', 'due', '--corpus', corpus, '--json'])) as { due: Array<{ city: string; programId: string }> };
+    const listed = queue.due.map((item) => `${item.city}/${item.programId}`);
+    assert.deepEqual(listed, ['alpha/a-lead', 'alpha/a-ramp', 'beta/state-loan', 'gamma/g-grant', 'beta/b-weather']);
+    assert.deepEqual(await names({}), listed, 'a-roof is reviewed and not due, so it is left out');
+    // b-weather's review turns stale on 2026-08-30: not within 14 days of 2026-08-01, within 30.
+    assert.deepEqual(await names({ at: '2026-08-01' }), listed.slice(0, 4));
+    assert.deepEqual(await names({ at: '2026-08-01', withinDays: '30' }), listed);
+    assert.deepEqual(await names({ only: ['beta/b-weather', 'alpha/a-roof', 'alpha/a-ramp'] }), ['alpha/a-ramp', 'beta/b-weather']);
+    await assert.rejects(runReviewsExport({ corpus, archive, out: join(dir, 'y.csv'), due: true, at: '2026-8-1' }), /--at "2026-8-1": must be a date/);
+    await assert.rejects(runReviewsExport({ corpus, archive, out: join(dir, 'y.csv'), at: '2026-08-01' }), /give them with --due/);
+  });
+
   const filled = (edit: (row: ReviewRow) => Partial<ReviewRow>): string => {
     const rows = readWorksheet(worksheet, worksheet, REVIEW_COLUMNS).map((row) => row.cells);
     const file = join(dir, `filled-${Math.random().toString(16).slice(2)}.csv`);

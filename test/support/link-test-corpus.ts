@@ -3,7 +3,7 @@
  * over plain HTTP (`https://alpha.example.org/roof` becomes `http://alpha.test/roof`), plus one alpha
  * program per extra URL, so each fixture behaviour can be cited by a live record.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { quoteDigest } from '../../build/derive/quote-digest.ts';
@@ -15,6 +15,12 @@ const MINI_CORPUS = join(import.meta.dirname, '..', 'fixtures', 'mini-corpus');
 export interface LinkTestCorpusOptions {
   /** URLs cited by added alpha programs `link-1`, `link-2`, ... in this order. */
   extraUrls?: readonly string[];
+  /**
+   * When given, each added program gets an identity review of this date, so that none is due a review and
+   * a links check reads its URL as it reads a link alone (HEAD first, a page to its first heading); without
+   * it the added programs have no review, are due one, and their pages are read whole.
+   */
+  extraReviewedAt?: string;
   /** Replaces evidence/link-checks.ndjson (after the host rewrite) when given. */
   linkChecks?: ReadonlyArray<Record<string, unknown>>;
   /** Manifest fields to set (`contact: undefined` removes it). */
@@ -36,6 +42,11 @@ export function writeLinkTestCorpus(dir: string, options: LinkTestCorpusOptions 
     const template = JSON.parse(text.split('\n')[0] as string) as Record<string, unknown>;
     const rows = extra.map((url, index) => JSON.stringify({ ...template, id: `link-${index + 1}`, name: `Alpha Link Program ${index + 1}`, url }));
     writeFileSync(alpha, `${text}${rows.join('\n')}\n`);
+    const reviewedAt = options.extraReviewedAt;
+    if (reviewedAt !== undefined) {
+      const reviews = extra.map((_, index) => JSON.stringify({ city: 'alpha', programId: `link-${index + 1}`, reviewedAt, kind: 'identity', identityMatch: true }));
+      appendFileSync(join(dir, 'evidence/source-reviews.ndjson'), `${reviews.join('\n')}\n`);
+    }
   }
   if (options.linkChecks !== undefined) {
     writeFileSync(join(dir, 'evidence/link-checks.ndjson'), options.linkChecks.map((row) => `${JSON.stringify(row)}\n`).join(''));

@@ -58,7 +58,7 @@ async function run(fixture: LinkFixture, extractor: PageTextExtractor, urls: str
   };
   const due = new Map(urls.map((url, index) => [url, [task(`p${index}`)]]));
   try {
-    await checkCorpusLinks({ urls, cited: urls.length, fresh: 0, quotes: { due, quotes: urls.length, fresh: 0 }, previous: new Map(), uncited: [] }, OPTIONS, deps);
+    await checkCorpusLinks({ urls, cited: urls.length, fresh: 0, quotes: { due, quotes: urls.length, fresh: 0 }, wholePages: new Set(urls), previous: new Map(), uncited: [] }, OPTIONS, deps);
   } finally {
     await connections.destroy();
   }

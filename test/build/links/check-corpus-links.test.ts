@@ -24,7 +24,7 @@ function runDeps(dispatcher: LinkRunDeps['dispatcher'], viaProxy: boolean, now: 
   };
   return { deps, recorded };
 }
-const targets = (urls: string[]) => ({ urls, cited: urls.length, fresh: 0, quotes: { due: new Map(), quotes: 0, fresh: 0 }, previous: new Map(), uncited: [] });
+const targets = (urls: string[]) => ({ urls, cited: urls.length, fresh: 0, quotes: { due: new Map(), quotes: 0, fresh: 0 }, wholePages: new Set<string>(), previous: new Map(), uncited: [] });
 
 describe('checkCorpusLinks, without a network', () => {
   it('records nothing and stops when the resolver cannot answer for any host', async () => {

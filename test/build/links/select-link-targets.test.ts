@@ -5,6 +5,7 @@ import { before, describe, it } from 'node:test';
 import type { Corpus } from '../../../build/corpus/corpus-types.ts';
 import { loadCorpus } from '../../../build/corpus/load-corpus.ts';
 import { selectLinkTargets } from '../../../build/links/select-link-targets.ts';
+import { findDueReviews } from '../../../build/reviews/find-due-reviews.ts';
 import { writeLinkTestCorpus } from '../../support/link-test-corpus.ts';
 import { quoteDigest } from '../../../build/derive/quote-digest.ts';
 import { writeFileSync } from 'node:fs';
@@ -48,6 +49,17 @@ describe('selectLinkTargets', () => {
     assert.deepEqual(selectLinkTargets(corpus, { today: '2026-11-16', maxAgeDays: 1, quotes: false }).urls.includes('http://alpha.test/roof'), false);
   });
 
+  it('reads whole pages where a review is due, by the review queue, and fetches no URL only for its review', () => {
+    const reviewPages = new Set(findDueReviews(corpus, { at: '2026-11-20', withinDays: 14 }).due.map((item) => item.url));
+    // alpha/a-lead is due (no review) but its URL was checked yesterday: it waits for its next visit.
+    assert.ok(reviewPages.has('http://alpha.test/lead') && reviewPages.has('http://beta.test/wx') && !reviewPages.has('http://alpha.test/agency'));
+    const targets = selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6, quotes: false, reviewPages });
+    assert.deepEqual(targets.urls, selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6, quotes: false }).urls);
+    assert.deepEqual([...targets.wholePages], targets.urls.filter((url) => reviewPages.has(url)));
+    assert.ok(targets.wholePages.has('http://beta.test/wx') && !targets.wholePages.has('http://alpha.test/lead') && !targets.wholePages.has('http://alpha.test/agency'));
+    assert.equal(selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6, quotes: false }).wholePages.size, 0);
+  });
+
   it('limits the run to `only`, reporting the ones nobody cites', () => {
     const targets = selectLinkTargets(corpus, { today: '2026-11-20', maxAgeDays: 6, only: ['http://beta.test/wx', 'http://alpha.test/roof', 'http://delta.test/', 'http://gamma.test/grant'], quotes: false });
     assert.deepEqual(targets.urls, ['http://beta.test/wx']);
@@ -74,6 +86,7 @@ describe('selectLinkTargets with quote checks', () => {
   it('visits a URL whose link is fresh when one of its quotes is due, whatever the earlier outcome', () => {
     const targets = selectLinkTargets(load([quoteCheck({})]), { today: '2026-11-20', maxAgeDays: 6 });
     assert.deepEqual(targets.urls, ['http://beta.test/repair', 'http://beta.test/wx'], 'a-roof was checked 2 days ago');
+    assert.deepEqual([...targets.wholePages], targets.urls, 'a due quote check reads its page whole');
     assert.deepEqual([targets.quotes.quotes, targets.quotes.fresh], [3, 1]);
     assert.deepEqual(targets.quotes.due.get('http://beta.test/wx')?.map((task) => [task.city, task.programId, task.reviewedAt]), [['beta', 'b-weather', '2026-06-01']]);
     assert.equal(targets.quotes.due.get('http://beta.test/wx')?.[0]?.quoteSha256, quoteDigest('Grants of up to $5,000 per home.'));

@@ -14,6 +14,7 @@ const TARGETS = {
   cited: URLS.length,
   fresh: 0,
   quotes: { due: new Map([['http://c.test/amount', [task('Grants of up to $5,000 per home')]], ['http://d.test/one', [task('Loans up to $1,000')]]]), quotes: 2, fresh: 0 },
+  wholePages: new Set(['http://c.test/amount', 'http://d.test/one']),
   previous: new Map<string, LinkCheck>([['http://a.test/live-before', { url: 'http://a.test/live-before', checkedAt: '2026-11-16', outcome: 'live', httpStatus: 200 } as LinkCheck]]),
   uncited: [],
 } as LinkTargets;
