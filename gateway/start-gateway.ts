@@ -8,6 +8,7 @@
 import type { RequestListener, Server } from 'node:http';
 import { createRequestListener } from './app.ts';
 import { createEncodedBodies, type EncodedBodies, type PrepareReport } from './encoding/encoded-bodies.ts';
+import { holdTickObjectShape } from './operations/hold-tick-object-shape.ts';
 import { splitCacheBudget } from './programs/cache-budget.ts';
 import type { GatewayConfig } from './config/parse-gateway-config.ts';
 import type { GatewayLogger } from './observability/gateway-logger.ts';
@@ -78,6 +79,8 @@ export interface StartOptions {
 
 /** Starts a gateway. Throws (before listening) when the snapshot or key store cannot be opened. */
 export async function startGateway(config: GatewayConfig, log: GatewayLog, options: StartOptions = {}): Promise<RunningGateway> {
+  // `hra serve` has done it before loading the gateway; a process that starts a gateway otherwise does it here.
+  holdTickObjectShape();
   const now = options.now ?? Date.now;
   // Files this process has verified, so swapping back to a revision does not hash it again.
   const verified = new Map<string, string>();

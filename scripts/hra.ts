@@ -8,6 +8,7 @@
  * start-up) is imported after the hash is under way on every core (docs/operators.md "Operations").
  */
 import { readDescriptorLimit } from '../gateway/config/default-max-connections.ts';
+import { holdTickObjectShape } from '../gateway/operations/hold-tick-object-shape.ts';
 import { startSnapshotHash, type SnapshotHashInFlight } from '../gateway/snapshot/start-snapshot-hash.ts';
 import { servedDatasetPath } from './commands/served-dataset-path.ts';
 import { describeLoadFailure } from './describe-load-failure.ts';
@@ -19,6 +20,8 @@ const descriptorLimit = readDescriptorLimit();
 const args = process.argv.slice(2);
 const dataset = servedDatasetPath(args, process.env);
 const snapshotHash: SnapshotHashInFlight | undefined = dataset === undefined ? undefined : startSnapshotHash(dataset);
+// Before the gateway's modules load and the collector first runs: later, the maps it keeps may be gone.
+if (dataset !== undefined) holdTickObjectShape();
 try {
   const [{ Command }, { packageVersion }, { runCli }, { exitAfterFailure }] = await Promise.all([import('commander'), import('./package-version.ts'), import('./run-cli.ts'), import('./exit-after-failure.ts')]);
   const program = new Command('hra')

@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { LicensedKey } from '../keys/key-lookup.ts';
 import { takesBytesInPlace, type ByteBatchedStream } from './byte-batched-stream.ts';
 import type { GatewayLogger } from './gateway-logger.ts';
+import { MAX_MILLIS_BYTES, writeMillis } from './write-millis.ts';
 
 /** What one request line records; `started` is the `performance.now()` of its arrival. */
 export interface RequestLogFacts {
@@ -55,12 +56,11 @@ function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
   const { key } = facts;
   const opening = bytes.opening();
   const middle = middleBytesOf(facts);
-  const duration = number(durationMs(facts.started));
   const keyPart = key === undefined ? EMPTY : keyBytes(key);
   const closing = facts.fastPath === true ? bytes.fastClosing : bytes.closing;
   const { requestId } = facts;
   // The quoted id takes at most six bytes per UTF-16 unit (`\u0000`), plus its quotes; the duration is ASCII.
-  const most = opening.length + requestId.length * 6 + 2 + middle.length + duration.length + keyPart.length + closing.length;
+  const most = opening.length + requestId.length * 6 + 2 + middle.length + MAX_MILLIS_BYTES + keyPart.length + closing.length;
   const { stream } = bytes;
   const target = stream.room(most);
   let at = stream.at;
@@ -69,8 +69,8 @@ function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
   at += writeQuoted(target, at, requestId);
   target.set(middle, at);
   at += middle.length;
-  for (let i = 0; i < duration.length; i++) target[at + i] = duration.charCodeAt(i);
-  at += duration.length;
+  // As `durationMs` rounds it, written without the number's text (write-millis.ts).
+  at += writeMillis(target, at, Math.round((performance.now() - facts.started) * 1000));
   if (keyPart.length > 0) {
     target.set(keyPart, at);
     at += keyPart.length;

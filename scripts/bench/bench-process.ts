@@ -93,11 +93,17 @@ export function sampleResident(pid: number, everyMs = 200): { stop(): number | u
 
 /** CPU time (user + system) a process has used so far, in milliseconds, from /proc/<pid>/stat; undefined off Linux. */
 export function cpuMillis(pid: number): number | undefined {
+  const split = cpuSplitMillis(pid);
+  return split === undefined ? undefined : split.userMs + split.systemMs;
+}
+
+/** The same, user and kernel (system) time apart: issue 43 reads where a gap lies from the two. */
+export function cpuSplitMillis(pid: number): { userMs: number; systemMs: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields overall.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return { userMs: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND, systemMs: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND };
   } catch {
     return undefined;
   }

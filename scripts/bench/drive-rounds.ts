@@ -1,8 +1,8 @@
-/** A load run with the server's CPU time per request (NaN when unknown). */
-export type MeasuredRun = LoadResult & { cpuUsPerRequest: number };
+/** A load run with the server's CPU time per request, and its user and kernel shares (NaN when unknown). */
+export type MeasuredRun = LoadResult & { cpuUsPerRequest: number; userUsPerRequest: number; systemUsPerRequest: number };
 
 /** Runs the measured rounds of one route, alternating servers (A B A B), and folds them into figures. */
-import { cpuMillis, sampleResident } from './bench-process.ts';
+import { cpuSplitMillis, sampleResident } from './bench-process.ts';
 import type { LoadGenerator, LoadTarget } from './load-generator.ts';
 import type { MissQueries } from './miss-queries.ts';
 import type { LoadResult } from './parse-wrk-output.ts';
@@ -71,11 +71,18 @@ export async function driveOnce(load: LoadGenerator, route: BenchRoute, server: 
     ...(route.miss ? { miss: { queries: route.miss, offset: state.missOffset } } : {}),
   };
   const sampler = server.pid === undefined || isCeiling(server.mode) ? undefined : sampleResident(server.pid);
-  const cpuBefore = server.pid === undefined ? undefined : cpuMillis(server.pid);
+  const cpuBefore = server.pid === undefined ? undefined : cpuSplitMillis(server.pid);
   const run = await load.run(target, seconds, connections);
-  const cpuAfter = server.pid === undefined ? undefined : cpuMillis(server.pid);
+  const cpuAfter = server.pid === undefined ? undefined : cpuSplitMillis(server.pid);
   // CPU per request survives a busy machine far better than requests/s: other work steals time, not cycles per request.
-  const result = { ...run, cpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined || run.requests === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1000) / run.requests };
+  const perRequest = (pick: (split: { userMs: number; systemMs: number }) => number) =>
+    cpuBefore === undefined || cpuAfter === undefined || run.requests === 0 ? Number.NaN : ((pick(cpuAfter) - pick(cpuBefore)) * 1000) / run.requests;
+  const result: MeasuredRun = {
+    ...run,
+    cpuUsPerRequest: perRequest((split) => split.userMs + split.systemMs),
+    userUsPerRequest: perRequest((split) => split.userMs),
+    systemUsPerRequest: perRequest((split) => split.systemMs),
+  };
   const peak = sampler?.stop();
   if (server.pid !== undefined && peak !== undefined) state.peakRss.set(server.pid, Math.max(state.peakRss.get(server.pid) ?? 0, peak));
   // Requests still in flight when the tool stopped were numbered too, and wrk threads number theirs
@@ -97,6 +104,8 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly Measur
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
     cpuUsPerRequest: spreadOf(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),
     cpuRounds: results.map((result) => result.cpuUsPerRequest),
+    userUsPerRequest: spreadOf(results.map((result) => result.userUsPerRequest).filter((value) => !Number.isNaN(value))),
+    systemUsPerRequest: spreadOf(results.map((result) => result.systemUsPerRequest).filter((value) => !Number.isNaN(value))),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };

@@ -60,6 +60,9 @@ export interface RouteFigures {
   cpuUsPerRequest: Spread;
   /** The same, round by round in the order driven (NaN for a round not measured), to pair with a ceiling's rounds. */
   cpuRounds: readonly number[];
+  /** Its user and kernel (system) shares apart, median and min–max over rounds; absent in figures made before issue 43. */
+  userUsPerRequest?: Spread;
+  systemUsPerRequest?: Spread;
   /** Non-2xx/3xx responses and socket errors over every round; both must be 0 for a clean run. */
   non2xx: number;
   errors: number;
@@ -114,6 +117,8 @@ export function renderReport(report: BenchReport): string {
   lines.push(...renderRouteTable(report), '');
   const ratios = renderCeilingRatios(report);
   if (ratios.length > 0) lines.push(...ratios, '');
+  const split = renderCpuSplit(report.routes);
+  if (split.length > 0) lines.push(...split, '');
   lines.push(...renderFigureTable(report), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   if (report.profile) lines.push(...renderProfile(report.profile), '');
@@ -183,6 +188,33 @@ export function renderCeilingRatios(report: Pick<BenchReport, 'routes'>): string
       rows.push(
         `| ${route} | ${figures.mode} | ${percent(vsTwo)} | ${percent(vsSame)} | ${percent(two && two.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(same && same.cpuUsPerRequest.median / figures.cpuUsPerRequest.median)} | ${percent(worst)} | ${tail === undefined || !Number.isFinite(tail) ? '—' : `${tail.toFixed(2)}×`} | ${verdicts.length === 0 ? '—' : verdicts.map((item) => `${item.met ? '✅' : '❌'} ${item.text}`).join('; ')} |`,
       );
+    }
+  }
+  return rows;
+}
+
+/**
+ * Server CPU per request split into user and kernel time (from /proc), per route and server, with each
+ * server's share of the ceiling's in each (the same-headers ceiling when measured, else the two-header
+ * one): issue 43 reads whether a gap lies in the process's own work or in the kernel's. Empty when no
+ * figure carries the split.
+ */
+export function renderCpuSplit(routes: readonly RouteFigures[]): string[] {
+  if (!routes.some((figures) => figures.userUsPerRequest !== undefined && figures.systemUsPerRequest !== undefined)) return [];
+  const against: ServerMode = routes.some((figures) => figures.mode === 'ceiling, same headers') ? 'ceiling, same headers' : 'ceiling';
+  const rows = [`| route | server | user µs/req | min–max | kernel µs/req | min–max | user, ${against} / server | kernel, ${against} / server |`, '|---|---|---:|---:|---:|---:|---:|---:|'];
+  const share = (ceiling: Spread | undefined, own: Spread | undefined) => {
+    const value = ceiling === undefined || own === undefined ? Number.NaN : ceiling.median / own.median;
+    return Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : '—';
+  };
+  const cell = (spread: Spread | undefined) => (spread === undefined ? '— | —' : `${fixed(spread.median, 1)} | ${fixed(spread.min, 1)}–${fixed(spread.max, 1)}`);
+  const order: RouteId[] = [];
+  for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
+  for (const route of order) {
+    const ceiling = routes.find((figures) => figures.route === route && figures.mode === against);
+    for (const figures of routes.filter((candidate) => candidate.route === route)) {
+      const own = figures === ceiling;
+      rows.push(`| ${route} | ${figures.mode} | ${cell(figures.userUsPerRequest)} | ${cell(figures.systemUsPerRequest)} | ${own ? '—' : share(ceiling?.userUsPerRequest, figures.userUsPerRequest)} | ${own ? '—' : share(ceiling?.systemUsPerRequest, figures.systemUsPerRequest)} |`);
     }
   }
   return rows;

@@ -5,7 +5,7 @@ import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-
 import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
 import { LATENCY_HOOK_LUA, parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
 import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
-import { renderCeilingRatios, renderRouteTable, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { renderCeilingRatios, renderCpuSplit, renderRouteTable, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
@@ -108,6 +108,25 @@ describe('renderRouteTable', () => {
     assert.match(rows[2] ?? '', /^\| unfiltered \| gateway \| 8,000 \| 7,990–8,010 \| 1\.00 \| 4\.00 \(6\.00\) \| 9\.00 \| 80% \| 80 \| 77–91 \| 63% \| 100 \| ✅ ≥ 70% of ceiling: met; ✅ ≤ 5 ms p99: met \|$/);
     assert.match(rows[3] ?? '', /^\| unfiltered \| ceiling \| 10,000 .* \| — \| 50 \| 48–53 \| — \| 100 \| — \|$/);
     assert.match(rows[4] ?? '', /❌ within 10% of unfiltered: missed/);
+  });
+});
+
+describe('renderCpuSplit', () => {
+  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], user: number, system: number): RouteFigures => ({
+    route, mode, path: '/p', rps: { median: 1, min: 1, max: 1 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, p999Ms: 9, bytesPerResponse: 100,
+    cpuUsPerRequest: { median: user + system, min: user + system, max: user + system }, cpuRounds: [], non2xx: 0, errors: 0,
+    userUsPerRequest: { median: user, min: user - 1, max: user + 2 }, systemUsPerRequest: { median: system, min: system, max: system + 1 },
+  });
+  it('prints nothing when no figure carries the split', () => {
+    const { userUsPerRequest: _user, systemUsPerRequest: _system, ...without } = figures('unfiltered', 'gateway', 20, 10);
+    assert.deepEqual(renderCpuSplit([without]), []);
+  });
+  it('gives user and kernel time apart, each against the same-headers ceiling\'s', () => {
+    const rows = renderCpuSplit([figures('unfiltered', 'gateway', 20, 10), figures('unfiltered', 'ceiling', 8, 6), figures('unfiltered', 'ceiling, same headers', 10, 8)]);
+    assert.equal(rows.length, 2 + 3);
+    assert.match(rows[0] ?? '', /user, ceiling, same headers \/ server \| kernel, ceiling, same headers \/ server \|$/);
+    assert.equal(rows[2], '| unfiltered | gateway | 20.0 | 19.0–22.0 | 10.0 | 10.0–11.0 | 50% | 80% |');
+    assert.equal(rows[4], '| unfiltered | ceiling, same headers | 10.0 | 9.0–12.0 | 8.0 | 8.0–9.0 | — | — |');
   });
 });
 
