@@ -4,4 +4,4 @@
  * it because its text layer is (a test holds it equal to the installed one). Replay re-judges archived pages
  * where the version differs (issue 32).
  */
-export const EXTRACTOR_VERSION = '3+pdfjs-dist-5.4.449';
+export const EXTRACTOR_VERSION = '4+pdfjs-dist-5.4.449';

@@ -12,6 +12,10 @@ export interface HiddenRun {
   x: number;
   y: number;
   size: number;
+  /** How far it runs along its baseline in user space (below 0 if it runs backwards): pdf.js may give one string as several items over it. */
+  width: number;
+  /** Its baseline's direction, a unit vector ([1, 0] for upright text). */
+  direction: [number, number];
 }
 
 /** The operator codes this reader follows (pdf.js's OPS, passed in so this module loads without pdf.js). */
@@ -39,12 +43,8 @@ interface Graphics {
   mode: number;
 }
 
-interface Shown {
-  text: string;
+interface Shown extends HiddenRun {
   box: Box;
-  x: number;
-  y: number;
-  size: number;
   /** Why it cannot be seen when drawn, or undefined; `covered` is decided once everything is drawn. */
   hidden: 'invisible' | 'page colour' | 'clipped' | undefined;
   order: number;
@@ -177,11 +177,15 @@ export function readPdfTextVisibility(fnArray: ArrayLike<number>, argsArray: Arr
     const end = multiply([1, 0, 0, 1, advance, 0], tm);
     if (text.trim().length > 0) {
       const [x, y] = apply(start, 0, 0);
-      const box = boxOf(start, [0, -0.2, advance / (size * hScale || 1), 0.8]);
+      const length = advance / (size * hScale || 1);
+      const box = boxOf(start, [0, -0.2, length, 0.8]);
+      const scale = Math.hypot(start[0], start[1]);
+      const width = length * scale;
+      const direction: [number, number] = scale > 0 ? [start[0] / scale, start[1] / scale] : [1, 0];
       const invisible = g.mode === 3 || g.mode === 7;
       const fills = g.mode === 0 || g.mode === 2 || g.mode === 4 || g.mode === 6;
       const hidden = !overlaps(box, g.clip) ? 'clipped' : invisible ? 'invisible' : fills && g.fill === '#ffffff' && g.alpha > 0 ? 'page colour' : undefined;
-      shown.push({ text, box, x, y, size: Math.hypot(start[2], start[3]), hidden, order: order++ });
+      shown.push({ text, box, x, y, size: Math.hypot(start[2], start[3]), width, direction, hidden, order: order++ });
     }
     tm = end;
   };
@@ -278,6 +282,6 @@ export function readPdfTextVisibility(fnArray: ArrayLike<number>, argsArray: Arr
     if (run.hidden === 'page colour') return !painted.some((area) => overlaps(area, run.box));
     if (run.hidden === 'clipped') return true;
     return opaque.some((area) => area.order > run.order && covers(area.box, run.box));
-  }).map(({ text, x, y, size }) => ({ text, x, y, size }));
+  }).map(({ text, x, y, size, width, direction }) => ({ text, x, y, size, width, direction }));
   return { hidden, ocrLayer: ocrChars > 0 && ocrChars >= shownChars * OCR_LAYER_SHARE };
 }

@@ -36,6 +36,8 @@ const rowsOf = (text: string) => text.split('\n').filter((line) => line !== '').
 const VERSION_1 = '1+pdfjs-dist-5.4.449';
 /** The extractor version before issue 40's OCR-layer and unmapped-glyph rules. */
 const VERSION_2 = '2+pdfjs-dist-5.4.449';
+/** The extractor version before a hidden PDF string that pdf.js splits over several items was cut whole (issue 40 item 7). */
+const VERSION_3 = '3+pdfjs-dist-5.4.449';
 const urlOf = (path: string) => `http://${QUOTE_HOST}${path}`;
 /** A link checked alone, read only up to its first h1, whose verdict rests on that h1 (`404`). */
 const HEADING_404 = 'http://heading.test/soft-404-heading';
@@ -273,6 +275,34 @@ describe('hra quotes replay after an archived links check', () => {
       [urlOf('/ocr-scan.pdf'), 'found', EXTRACTOR_VERSION],
     ]);
     assert.equal(appended.find((row) => row.url === urlOf('/ocr-amount-changed.pdf'))?.reason, 'OCR text layer');
+    assert.equal((await replay(where, ['--verify'])).status, 0);
+  });
+
+  it('an archive whose verdict lines version 3 of the extractor wrote: replay re-derives the hidden-stamp verdict that moved, listed', async () => {
+    // The line as EXTRACTOR_VERSION 3 wrote it: the old quote, in a white stamp pdf.js gives as several items,
+    // left in the text and found, where version 4 cuts the whole stamp and finds the page's $12,500 instead.
+    const where = copyOfRun('written-by-version-3', original);
+    const file = join(where.corpus, 'evidence/quote-checks.ndjson');
+    const rows = rowsOf(readFileSync(file, 'utf8'));
+    const stamped = rows.find((row) => row.url === urlOf('/stamped.pdf'))!;
+    assert.equal(stamped.outcome, 'not-found');
+    for (const row of rows) if (row.extractor !== undefined) row.extractor = VERSION_3;
+    Object.assign(stamped, { outcome: 'found' });
+    delete stamped.statedAmounts;
+    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+
+    const verify = await replay(where, ['--verify']);
+    assert.match(failureLine(verify), new RegExp(`^hra: 1 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
+    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
+    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 1} match, 1 differ`);
+    assert.equal(moved.length, 1, verify.stdout);
+    assert.ok(moved[0]!.includes(`record ${String(stamped.warcRecordId)}: `), moved[0]);
+    assert.match(moved[0]!, /: recorded found.*, re-derived not-found \(.*amounts \$12,500\)$/);
+
+    const run = await replay(where, ['--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]), [[urlOf('/stamped.pdf'), 'not-found', EXTRACTOR_VERSION]]);
     assert.equal((await replay(where, ['--verify'])).status, 0);
   });
 

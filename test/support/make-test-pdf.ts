@@ -1,10 +1,13 @@
 /**
  * PDFs made by the tests themselves (never files of unknown origin), with pdf-lib: a text layer holding
- * given lines or runs placed one by one, pages drawn only as an image (a scan), a scan with an invisible OCR layer, or a small file whose page takes pdf.js a long time
+ * given lines or runs placed one by one, pages drawn only as an image (a scan), a scan with an invisible OCR layer, lines under a white proof stamp, or a small file whose page takes pdf.js a long time
  * (a compressed content stream of millions of text operations), for time limits.
  */
 import { deflateSync, crc32 } from 'node:zlib';
-import { PDFDocument, setTextRenderingMode, StandardFonts, TextRenderingMode } from 'pdf-lib';
+import {
+  beginText, endText, PDFArray, PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, popGraphicsState, pushGraphicsState, setFillingRgbColor,
+  setFontAndSize, setTextMatrix, setTextRenderingMode, StandardFonts, TextRenderingMode,
+} from 'pdf-lib';
 
 /** One run of Helvetica text at baseline y (from the bottom); without x it starts where the previous run ends. */
 export interface TestPdfRun {
@@ -32,7 +35,12 @@ export type TestPdfSpec =
    */
   | { kind: 'ocr-scan'; lines: string[]; visible?: string[] }
   /** One page whose content stream repeats a text operation `operations` times (deflated: a few KiB). */
-  | { kind: 'slow'; operations: number };
+  | { kind: 'slow'; operations: number }
+  /**
+   * `lines` as in `text`, and at the foot a white stamp drawn as the Federal Register's proof stamp is: one
+   * TJ whose `stamp` pieces are a wide kern apart, which pdf.js gives as several items.
+   */
+  | { kind: 'stamped'; lines: string[]; stamp: string[] };
 
 /** Returns the bytes of a PDF made to `spec`. */
 export async function makeTestPdf(spec: TestPdfSpec): Promise<Uint8Array> {
@@ -67,6 +75,19 @@ export async function makeTestPdf(spec: TestPdfSpec): Promise<Uint8Array> {
     spec.visible?.forEach((line, index) => page.drawText(line, { x: 54, y: 200 - index * 16, size: 12, font }));
     page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
     spec.lines.forEach((line, index) => page.drawText(line, { x: 54, y: 720 - index * 16, size: 12, font }));
+  } else if (spec.kind === 'stamped') {
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    spec.lines.forEach((line, index) => page.drawText(line, { x: 54, y: 720 - index * 16, size: 12, font }));
+    const pieces = PDFArray.withContext(doc.context);
+    spec.stamp.forEach((piece, index) => {
+      if (index > 0) pieces.push(PDFNumber.of(-1076.9));
+      pieces.push(font.encodeText(piece));
+    });
+    page.pushOperators(
+      pushGraphicsState(), beginText(), setFillingRgbColor(1, 1, 1), setFontAndSize(page.node.newFontDictionary('Stamp', font.ref), 6.5),
+      setTextMatrix(1, 0, 0, 1, 25, 20), PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [pieces]), endText(), popGraphicsState(),
+    );
   } else {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([612, 792]);

@@ -57,7 +57,12 @@ export const QUOTE_CASES: readonly QuoteCase[] = [
   // Issue 40: verdicts that moved with EXTRACTOR_VERSION 3 (a scan's OCR layer, read with its errors; a changed amount on one).
   { path: '/ocr-scan.pdf', quote: QUOTE, outcome: 'found', contentType: 'application/pdf' },
   { path: '/ocr-amount-changed.pdf', quote: QUOTE, outcome: 'inconclusive', reason: /^OCR text layer$/, contentType: 'application/pdf' },
+  // Issue 40: the verdict that moved with EXTRACTOR_VERSION 4 (the old quote in a white stamp pdf.js splits over several items).
+  { path: '/stamped.pdf', quote: QUOTE, outcome: 'not-found', statedAmounts: [{ text: '$12,500', value: 12500 }], contentType: 'application/pdf' },
 ];
+
+/** The stamp of /stamped.pdf: the old quote, hidden, in pieces a wide kern apart. */
+export const STAMP_PIECES = ['Eligible homeowners may receive', 'up to $10,000', 'for home repairs.'] as const;
 
 /** The OCR layers of /ocr-scan.pdf (the quote with missing spaces and letter confusions) and /ocr-amount-changed.pdf. */
 export const OCR_LAYERS = {
@@ -85,7 +90,13 @@ export async function createQuotePages(): Promise<(request: IncomingMessage, res
   }));
   const ocrScan = Buffer.from(await makeTestPdf({ kind: 'ocr-scan', lines: [...OCR_LAYERS['/ocr-scan.pdf']] }));
   const ocrAmountChanged = Buffer.from(await makeTestPdf({ kind: 'ocr-scan', lines: [...OCR_LAYERS['/ocr-amount-changed.pdf']] }));
+  const stamped = Buffer.from(await makeTestPdf({
+    kind: 'stamped',
+    lines: ['City Home Repair Program 2026', 'Eligible homeowners may receive up to $12,500', 'for home repairs. Apply at City Hall.'],
+    stamp: [...STAMP_PIECES],
+  }));
   const pages: Record<string, { type: string; body: Buffer | string }> = {
+    '/stamped.pdf': { type: 'application/pdf', body: stamped },
     '/ocr-scan.pdf': { type: 'application/pdf', body: ocrScan },
     '/ocr-amount-changed.pdf': { type: 'application/pdf', body: ocrAmountChanged },
     '/verbatim': { type: HTML, body: html(`<p>${QUOTE}</p>`) },

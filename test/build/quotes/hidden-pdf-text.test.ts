@@ -4,7 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import {
+  PDFArray, PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, TextRenderingMode, beginText, endText, fill,
+  popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor, setFontAndSize, setTextMatrix, setTextRenderingMode, type PDFPage,
+} from 'pdf-lib';
 import { preparePageText } from '../../../build/quotes/prepare-page-text.ts';
 import { quoteOccursIn } from '../../../build/quotes/quote-occurs-in.ts';
 import { readPdfPages } from '../../../build/quotes/read-pdf-pages.ts';
@@ -85,5 +88,61 @@ describe('hidden PDF text', () => {
     const pdf = await doc.save({ useObjectStreams: false });
     assert.equal(await found(pdf, OLD), false, await textOf(pdf));
     assert.ok(await found(pdf, SHOWN));
+  });
+
+  describe('a hidden run pdf.js splits over several text items', () => {
+    // The Federal Register's proof stamp, as its pages draw it: one white TJ whose pieces are a wide kern
+    // apart (-1076.9), which pdf.js gives as one item per piece with a ' ' item between them.
+    const PIECES = ['VerDate Sep<11>2014', '16:21 Aug 05, 2020', 'Jkt 250001', 'PO 00000'];
+    const STAMP = PIECES.join(' ');
+    const BESIDE = 'Apply at City Hall by Aug 05, 2020.';
+
+    /** A page with SHOWN at the top and, on one baseline, the stamp drawn as `draw` hides it then BESIDE in black. */
+    async function stampPdf(draw: (page: PDFPage, stamp: PDFOperator[]) => void, tail?: string): Promise<Uint8Array> {
+      const doc = await PDFDocument.create();
+      doc.setCreationDate(new Date(0));
+      doc.setModificationDate(new Date(0));
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+      const page = doc.addPage([612, 792]);
+      page.drawText(SHOWN, { x: 54, y: 740, size: 12, font });
+      const pieces = PDFArray.withContext(doc.context);
+      PIECES.forEach((piece, index) => {
+        if (index > 0) pieces.push(PDFNumber.of(-1076.9));
+        pieces.push(font.encodeText(piece));
+      });
+      const stamp = [setFontAndSize(page.node.newFontDictionary('Stamp', font.ref), 6.5), setTextMatrix(1, 0, 0, 1, 25, 20), PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [pieces])];
+      // A font change inside the hidden span: its last piece in bold, a word's width on.
+      if (tail !== undefined) stamp.push(setFontAndSize(page.node.newFontDictionary('StampBold', bold.ref), 6.5), setTextMatrix(1, 0, 0, 1, 245, 20), PDFOperator.of(PDFOperatorNames.ShowText, [bold.encodeText(tail)]));
+      // In a saved graphics state of its own, so that its colour or render mode ends with it.
+      page.pushOperators(pushGraphicsState());
+      draw(page, stamp);
+      page.pushOperators(popGraphicsState());
+      page.drawText(BESIDE, { x: 340, y: 20, size: 6.5, font, color: rgb(0, 0, 0) });
+      return doc.save({ useObjectStreams: false });
+    }
+
+    const cases: Array<[string, (page: PDFPage, stamp: PDFOperator[]) => void, string?]> = [
+      ['in the page colour, as the stamp is', (page, stamp) => page.pushOperators(beginText(), setFillingRgbColor(1, 1, 1), ...stamp, endText())],
+      ['invisible (render mode 3) not over an image', (page, stamp) => page.pushOperators(beginText(), setTextRenderingMode(TextRenderingMode.Invisible), ...stamp, endText())],
+      ['under a white rectangle drawn after it', (page, stamp) => page.pushOperators(beginText(), ...stamp, endText(), setFillingRgbColor(1, 1, 1), rectangle(20, 15, 300, 15), fill())],
+      ['in the page colour, its last piece in another font', (page, stamp) => page.pushOperators(beginText(), setFillingRgbColor(1, 1, 1), ...stamp, endText()), 'E:\\FR\\FM\\06AUP1.SGM'],
+    ];
+    for (const [what, draw, tail] of cases) {
+      it(`${what}: every piece is cut, the sentence beside it stays`, async () => {
+        const pdf = await stampPdf(draw, tail);
+        const page = await textOf(pdf);
+        for (const piece of [...PIECES, ...(tail === undefined ? [] : [tail])]) assert.ok(!page.includes(piece), `${piece} left in: ${page}`);
+        assert.equal(await found(pdf, STAMP), false, page);
+        assert.ok(await found(pdf, BESIDE), page);
+        assert.ok(await found(pdf, SHOWN), page);
+      });
+    }
+
+    it('the same pieces drawn in black are read, each one', async () => {
+      const pdf = await stampPdf((page, stamp) => page.pushOperators(beginText(), ...stamp, endText()));
+      assert.ok(await found(pdf, STAMP), await textOf(pdf));
+      assert.ok(await found(pdf, BESIDE));
+    });
   });
 });
