@@ -83,6 +83,27 @@ function failureLine(run: HraRun): string {
 }
 
 /**
+ * Writes the quote-check lines as an older extractor wrote them and runs `replay --verify` over them: it must
+ * fail naming exactly `count` of the `total` verdicts; returns their lines, one each.
+ */
+async function verifyNamesMoved(where: { corpus: string; archive: string }, file: string, rows: readonly object[], total: number, count: number): Promise<string[]> {
+  writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  const verify = await replay(where, ['--verify']);
+  assert.match(failureLine(verify), new RegExp(`^hra: ${count} of ${total} verdicts differ from what their archived pages give$`));
+  const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
+  assert.equal(counts, `${total} verdicts checked, ${total - count} match, ${count} differ`);
+  assert.equal(moved.length, count, verify.stdout);
+  return moved;
+}
+
+/** Runs replay to append what it re-derives; returns the lines appended after the first `before`. */
+async function replayAppended(where: { corpus: string; archive: string }, file: string, before: number) {
+  const run = await replay(where, ['--json']);
+  assert.equal(run.status, 0, run.stderr);
+  return rowsOf(readFileSync(file, 'utf8')).slice(before);
+}
+
+/**
  * Edits the quote check of the page whose amount changed to claim the quote was there (the page states
  * $12,500), as a tampered or mistaken corpus would; returns the file, its rows as they were, and that line.
  */
@@ -220,20 +241,12 @@ describe('hra quotes replay after an archived links check', () => {
     Object.assign(columns, { outcome: 'not-found', statedAmounts: [{ text: '$10,000', value: 10000 }] });
     Object.assign(hidden, { outcome: 'found' });
     delete hidden.statedAmounts;
-    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-
-    const verify = await replay(where, ['--verify']);
-    assert.match(failureLine(verify), new RegExp(`^hra: 2 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
-    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
-    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 2} match, 2 differ`);
-    assert.equal(moved.length, 2, verify.stdout);
+    const moved = await verifyNamesMoved(where, file, rows, archivedVerdicts, 2);
     const line = (recordId: unknown) => moved.find((difference) => difference.includes(`record ${String(recordId)}: `)) ?? '';
     assert.match(line(columns.warcRecordId), /: recorded not-found \(.*\), re-derived found/);
     assert.match(line(hidden.warcRecordId), /: recorded found.*, re-derived not-found \(.*amounts \$12,500\)$/);
 
-    const run = await replay(where, ['--json']);
-    assert.equal(run.status, 0, run.stderr);
-    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    const appended = await replayAppended(where, file, rows.length);
     assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]).sort(), [
       [urlOf('/hidden-by-class'), 'not-found', EXTRACTOR_VERSION],
       [urlOf('/two-columns.pdf'), 'found', EXTRACTOR_VERSION],
@@ -256,20 +269,12 @@ describe('hra quotes replay after an archived links check', () => {
     Object.assign(scan, { outcome: 'not-found', statedAmounts: [{ text: '$10,000', value: 10000 }] });
     Object.assign(changed, { outcome: 'not-found', textLength: measured.textLength, textSha256: measured.textSha256, statedAmounts: [{ text: '$12,500', value: 12500 }] });
     delete changed.reason;
-    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-
-    const verify = await replay(where, ['--verify']);
-    assert.match(failureLine(verify), new RegExp(`^hra: 2 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
-    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
-    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 2} match, 2 differ`);
-    assert.equal(moved.length, 2, verify.stdout);
+    const moved = await verifyNamesMoved(where, file, rows, archivedVerdicts, 2);
     const line = (recordId: unknown) => moved.find((difference) => difference.includes(`record ${String(recordId)}: `)) ?? '';
     assert.match(line(scan.warcRecordId), /: recorded not-found \(.*\), re-derived found/);
     assert.match(line(changed.warcRecordId), /: recorded not-found \(.*amounts \$12,500\), re-derived inconclusive$/);
 
-    const run = await replay(where, ['--json']);
-    assert.equal(run.status, 0, run.stderr);
-    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    const appended = await replayAppended(where, file, rows.length);
     assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]).sort(), [
       [urlOf('/ocr-amount-changed.pdf'), 'inconclusive', EXTRACTOR_VERSION],
       [urlOf('/ocr-scan.pdf'), 'found', EXTRACTOR_VERSION],
@@ -289,19 +294,11 @@ describe('hra quotes replay after an archived links check', () => {
     for (const row of rows) if (row.extractor !== undefined) row.extractor = VERSION_3;
     Object.assign(stamped, { outcome: 'found' });
     delete stamped.statedAmounts;
-    writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
-
-    const verify = await replay(where, ['--verify']);
-    assert.match(failureLine(verify), new RegExp(`^hra: 1 of ${archivedVerdicts} verdicts differ from what their archived pages give$`));
-    const [counts, ...moved] = verify.stdout.trimEnd().split('\n');
-    assert.equal(counts, `${archivedVerdicts} verdicts checked, ${archivedVerdicts - 1} match, 1 differ`);
-    assert.equal(moved.length, 1, verify.stdout);
+    const moved = await verifyNamesMoved(where, file, rows, archivedVerdicts, 1);
     assert.ok(moved[0]!.includes(`record ${String(stamped.warcRecordId)}: `), moved[0]);
     assert.match(moved[0]!, /: recorded found.*, re-derived not-found \(.*amounts \$12,500\)$/);
 
-    const run = await replay(where, ['--json']);
-    assert.equal(run.status, 0, run.stderr);
-    const appended = rowsOf(readFileSync(file, 'utf8')).slice(rows.length);
+    const appended = await replayAppended(where, file, rows.length);
     assert.deepEqual(appended.map((row) => [row.url, row.outcome, row.extractor]), [[urlOf('/stamped.pdf'), 'not-found', EXTRACTOR_VERSION]]);
     assert.equal((await replay(where, ['--verify'])).status, 0);
   });

@@ -4,14 +4,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startModelServer, type ModelServer } from '../../scripts/loopback/model-server.ts';
 import { editArchivedPayload } from '../support/edit-archived-payload.ts';
-import { programPage, readReviewLines, writeReviewTestCorpus } from '../support/review-test-corpus.ts';
+import { AMOUNT_AND_IDENT_RECORDS, answerBothRecords, readReviewLines, writeReviewTestCorpus } from '../support/review-test-corpus.ts';
 import { runHra, spawnHra } from '../support/run-hra.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
-const RECORDS = [
-  { id: 'amount', name: 'Amount Grant', maxAmount: 7500, page: programPage('Amount Grant', 'Homeowners may receive up to $7,500 for roof repair.') },
-  { id: 'ident', name: 'Ident Grant', maxAmount: null, page: programPage('Ident Grant', 'Porch repairs for seniors.') },
-];
+const RECORDS = AMOUNT_AND_IDENT_RECORDS;
 
 /** A copy of the run's corpus and archive to tamper with (removed with the test's folder). */
 function copyRun(dir: string): string {
@@ -36,15 +33,7 @@ describe('hra quotes replay re-derives model reviews from their archived exchang
   before(async () => {
     dir = makeTempDir('hra-reviews-replay-');
     ({ corpus, archive } = await writeReviewTestCorpus(dir, RECORDS));
-    server = await startModelServer({
-      reply(request) {
-        const prompt = request.body?.messages?.[1]?.content ?? '';
-        const content = prompt.includes('"Amount Grant"')
-          ? { identity: 'match', amountQuote: 'up to $7,500 for roof repair', statedAmount: 7500, rationale: 'the page states it' }
-          : { identity: 'match', amountQuote: null, statedAmount: null, rationale: 'the page is the program' };
-        return { kind: 'answer', content };
-      },
-    });
+    server = await startModelServer({ reply: answerBothRecords });
     assert.equal(await runReviews(corpus, archive, server), 0);
     assert.equal(readReviewLines(corpus).length, 2);
   });

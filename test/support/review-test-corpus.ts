@@ -4,6 +4,7 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReceivedRequest, ScriptedReply } from '../../scripts/loopback/model-server.ts';
 import { archiveRun } from './evidence-archive-fixture.ts';
 import { MINI_CORPUS } from './start-test-gateway.ts';
 
@@ -25,6 +26,21 @@ export function recordUrl(id: string): string {
 export function programPage(name: string, amountText: string, hidden = ''): string {
   return `<!doctype html><html><head><title>${name}</title></head><body><h1>${name}</h1><p>${amountText}</p>${hidden}`
     + `<p>${'Apply through the city housing office with proof of ownership and income. '.repeat(6)}</p></body></html>`;
+}
+
+/** Two records, an amount review's and an identity review's, that `answerBothRecords` reviews as a model would. */
+export const AMOUNT_AND_IDENT_RECORDS: readonly ReviewTestRecord[] = [
+  { id: 'amount', name: 'Amount Grant', maxAmount: 7500, page: programPage('Amount Grant', 'Homeowners may receive up to $7,500 for roof repair.') },
+  { id: 'ident', name: 'Ident Grant', maxAmount: null, page: programPage('Ident Grant', 'Porch repairs for seniors.') },
+];
+
+/** A loopback model's answer for `AMOUNT_AND_IDENT_RECORDS`: the amount quoted for one, identity alone for the other. */
+export function answerBothRecords(request: ReceivedRequest): ScriptedReply {
+  const prompt = request.body?.messages?.[1]?.content ?? '';
+  const content = prompt.includes('"Amount Grant"')
+    ? { identity: 'match', amountQuote: 'up to $7,500 for roof repair', statedAmount: 7500, rationale: 'the page states it' }
+    : { identity: 'match', amountQuote: null, statedAmount: null, rationale: 'the page is the program' };
+  return { kind: 'answer', content };
 }
 
 /** Writes the corpus into `dir/corpus` and its archive into `dir/archive` (links checked on `checkedOn`). */

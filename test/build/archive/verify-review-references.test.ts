@@ -10,14 +10,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyArchivedEvidence } from '../../../build/archive/verify-archived-evidence.ts';
 import { startModelServer, type ModelServer } from '../../../scripts/loopback/model-server.ts';
-import { programPage, readReviewLines, writeReviewTestCorpus } from '../../support/review-test-corpus.ts';
+import { AMOUNT_AND_IDENT_RECORDS, answerBothRecords, readReviewLines, writeReviewTestCorpus } from '../../support/review-test-corpus.ts';
 import { spawnHra } from '../../support/run-hra.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 
-const RECORDS = [
-  { id: 'amount', name: 'Amount Grant', maxAmount: 7500, page: programPage('Amount Grant', 'Homeowners may receive up to $7,500 for roof repair.') },
-  { id: 'ident', name: 'Ident Grant', maxAmount: null, page: programPage('Ident Grant', 'Porch repairs for seniors.') },
-];
+const RECORDS = AMOUNT_AND_IDENT_RECORDS;
 const REVIEWS = 'evidence/source-reviews.ndjson';
 const AUDIT = 'reports/fact-audit-latest.json';
 
@@ -29,15 +26,7 @@ describe('verifyArchivedEvidence on review lines and audit rows', () => {
   before(async () => {
     dir = makeTempDir('hra-verify-reviews-');
     const { corpus, archive } = await writeReviewTestCorpus(dir, RECORDS);
-    server = await startModelServer({
-      reply(request) {
-        const prompt = request.body?.messages?.[1]?.content ?? '';
-        const content = prompt.includes('"Amount Grant"')
-          ? { identity: 'match', amountQuote: 'up to $7,500 for roof repair', statedAmount: 7500, rationale: 'the page states it' }
-          : { identity: 'match', amountQuote: null, statedAmount: null, rationale: 'the page is the program' };
-        return { kind: 'answer', content };
-      },
-    });
+    server = await startModelServer({ reply: answerBothRecords });
     const child = spawnHra(['reviews', 'run', '--corpus', corpus, '--archive', archive, '--endpoint', server.baseUrl, '--model', 'loopback-1', '--at', '2026-11-12T08:00:00Z']);
     child.stdout!.resume();
     child.stderr!.resume();
