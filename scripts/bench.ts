@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { FUNDING_STATUSES, INCOME_TIERS } from '../build/contract/vocab-enums.ts';
 import { postgresServerSkip, startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
 import { startRedisServer, redisServerSkip, type RedisServer } from '../test/support/redis-server.ts';
-import { fetchAnswer, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
+import { COMPILED_CEILING, fetchAnswer, PRODUCTION_NODE_FLAGS, startBenchGateway, type BenchGateway } from './bench/bench-gateway.ts';
 import { drivesLoad, parseBenchOptions, sectionId, type BenchOptions } from './bench/bench-options.ts';
 import { benchHostilePages } from './bench/bench-hostile-pages.ts';
 import { benchLinks } from './bench/bench-links.ts';
@@ -84,8 +84,9 @@ async function main(): Promise<void> {
     const limits = join(work, 'limits.json');
     writeFileSync(limits, JSON.stringify(RAISED_LIMITS));
     const apiKey = await createBenchKey(keys);
-    const routes = benchRoutes(dataset, join(work, 'corpus'), apiKey);
-    const unfiltered = routes[0] as BenchRoute;
+    const routes = benchRoutes(dataset, join(work, 'corpus'), apiKey, options.routes);
+    // The first route without a varying query: the probe of start-up, the same-headers check and the profile.
+    const unfiltered = routes.find((route) => route.miss === undefined) as BenchRoute;
     const state: RoundState = { missOffset: 0, peakRss: new Map() };
     const figures: RouteFigures[] = [];
     const gateways: GatewayFigures[] = [];
@@ -251,7 +252,7 @@ async function compareTrees(ref: string, routes: readonly BenchRoute[], context:
   progress(`bench: ${ref} build ${buildA.seconds.toFixed(1)} s`);
   const keysA = join(work, 'keys-a.sqlite');
   const apiKeyA = await createBenchKey(keysA, tree.root);
-  const unfiltered = routes[0] as BenchRoute;
+  const unfiltered = routes.find((route) => route.miss === undefined) as BenchRoute;
   const gatewayA = await startBenchGateway({ root: tree.root, dataset: join(distA, 'current.sqlite'), keys: keysA, limits, logFile: join(work, 'gateway-a.log') }, unfiltered.path, apiKeyA);
   cleanup.push(() => gatewayA.process.stop());
   const gatewayB = await startBenchGateway({ root, dataset: context.dataset, keys: context.keys, limits, logFile: join(work, 'gateway-b.log') }, unfiltered.path, context.apiKey);
@@ -354,7 +355,7 @@ function writeSection(options: BenchOptions, text: string): void {
 }
 
 /** The routes of issue 6, read from the built snapshot: the largest city, one of its served records. */
-function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchRoute[] {
+function benchRoutes(dataset: string, corpusDir: string, apiKey: string, only: BenchOptions['routes']): BenchRoute[] {
   const db = new Database(dataset, { readonly: true, fileMustExist: true });
   let city: string;
   let recordId: string;
@@ -385,7 +386,7 @@ function benchRoutes(dataset: string, corpusDir: string, apiKey: string): BenchR
     { id: 'health', path: '/api/dataset/health', headers: {} },
   ];
   // The collection, detail and sample again asking for each coding alone (issue 35), right after each.
-  return routes.flatMap((route) => {
+  return routes.filter((route) => only === undefined || only.some((id) => id === route.id)).flatMap((route) => {
     const id = COMPRESSED_ROUTE_IDS.find((candidate) => candidate === route.id);
     if (id === undefined) return [route];
     return [route, ...CODINGS.map((coding) => ({ ...route, id: compressedRouteId(id, coding), headers: { ...route.headers, 'Accept-Encoding': coding } }))];
@@ -475,10 +476,12 @@ async function startCeiling(work: string, gateway: BenchGateway, routes: readonl
   const name = sameHeaders ? 'ceiling-same-headers' : 'ceiling';
   const file = join(work, `${name}-routes.json`);
   writeFileSync(file, JSON.stringify(ceilingRoutes));
-  const ceiling = await spawnServer(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/ceiling-server.ts'), file], root, join(work, `${name}.log`));
+  // Compiled and with the production flags, as the gateway is started (bench-gateway.ts): under tsx the
+  // ceiling would carry a loader thread and another module graph the gateway does not.
+  const ceiling = await spawnServer(process.execPath, [...PRODUCTION_NODE_FLAGS, join(root, COMPILED_CEILING), file], root, join(work, `${name}.log`));
   if (sameHeaders) {
     // The point of this ceiling is the gateway's head: refuse to measure one that differs in any name.
-    const first = routes[0] as BenchRoute;
+    const first = routes.find((route) => route.miss === undefined) as BenchRoute;
     const names = (raw: readonly string[]) => raw.filter((_, i) => i % 2 === 0).join(', ');
     const [ours, its] = [await fetchAnswer(gateway.process.url, first.path, apiKey), await fetchAnswer(ceiling.url, first.path, apiKey)];
     if (names(ours.rawHeaders) !== names(its.rawHeaders)) {

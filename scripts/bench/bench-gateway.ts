@@ -13,6 +13,9 @@ export const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-spac
 /** The CLI as `npm run compile` emits it. */
 export const COMPILED_HRA = 'dist/js/scripts/hra.js';
 
+/** The bench's bare node:http ceiling (ceiling-server.ts) as `npm run compile` emits it, started like the gateway. */
+export const COMPILED_CEILING = 'dist/js/scripts/bench/ceiling-server.js';
+
 /** What the gateway serves and how. */
 export interface BenchGatewayConfig {
   root: string;

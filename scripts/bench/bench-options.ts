@@ -1,4 +1,5 @@
 /** The `npm run bench` command line, parsed once into a frozen object. */
+import { BASE_ROUTE_IDS, type BaseRouteId } from './render-report.ts';
 
 /** How a bench run is shaped. */
 export interface BenchOptions {
@@ -37,6 +38,11 @@ export interface BenchOptions {
    * compiled and built separately, and its gateway's rounds interleave with this one's and the ceiling's.
    */
   readonly compare: string | undefined;
+  /**
+   * The base routes driven (`--routes unfiltered,detail`), each with its br and gzip variants where it has
+   * them; undefined: every route. A shorter run for a loaded machine, with more rounds in the same minutes.
+   */
+  readonly routes: readonly BaseRouteId[] | undefined;
 }
 
 /**
@@ -49,7 +55,7 @@ export function drivesLoad(options: Pick<BenchOptions, 'links' | 'startup'> & Pa
 }
 
 /** Usage line printed on a bad argument. */
-export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup | --hostile-pages | --reviews] [--compare <git ref>] [--out BENCHMARKS.md]';
+export const BENCH_USAGE = 'usage: npm run bench -- [--quick] [--scale N] [--profile|--no-profile] [--no-redis] [--no-postgres] [--links | --startup | --hostile-pages | --reviews] [--compare <git ref>] [--rounds N] [--round-seconds S] [--routes ID,ID] [--out BENCHMARKS.md]';
 
 /** Parses argv (after the script name); throws one line naming a bad argument. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -64,6 +70,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let reviews = false;
   let out = 'BENCHMARKS.md';
   let compare: string | undefined;
+  let rounds: number | undefined;
+  let roundSeconds: number | undefined;
+  let routes: BaseRouteId[] | undefined;
+  const integerIn = (arg: string, text: string, min: number, max: number) => {
+    const number = Number(text);
+    if (!Number.isInteger(number) || number < min || number > max) throw new Error(`${arg} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}; ${BENCH_USAGE}`);
+    return number;
+  };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const value = () => {
@@ -86,6 +100,17 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       // A ref is handed to git as one argument; one that looks like an option would be read as one.
       if (compare.startsWith('-') || compare.trim() === '') throw new Error(`--compare needs a git ref (a commit, branch or tag), got ${JSON.stringify(compare)}; ${BENCH_USAGE}`);
     }
+    else if (arg === '--rounds') rounds = integerIn(arg, value(), 1, 50);
+    else if (arg === '--round-seconds') roundSeconds = integerIn(arg, value(), 1, 120);
+    else if (arg === '--routes') {
+      const text = value();
+      const named = text.split(',').map((id) => id.trim());
+      const unknown = named.find((id) => !(BASE_ROUTE_IDS as readonly string[]).includes(id));
+      if (unknown !== undefined || named.length === 0) throw new Error(`--routes takes route ids from ${BASE_ROUTE_IDS.join(', ')}, comma-separated, got ${JSON.stringify(unknown ?? text)}; ${BENCH_USAGE}`);
+      routes = BASE_ROUTE_IDS.filter((id) => named.includes(id));
+      // The run probes the gateway and checks the same-headers ceiling on a route with a fixed path.
+      if (routes.every((id) => id === 'filtered-miss')) throw new Error(`--routes needs a route besides filtered-miss, whose query varies per request; ${BENCH_USAGE}`);
+    }
     else if (arg === '--scale') {
       const text = value();
       scale = Number(text);
@@ -96,13 +121,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if ([links, startup, hostilePages, reviews].filter(Boolean).length > 1) throw new Error(`--links and --startup each run one phase alone, as do --hostile-pages and --reviews; choose one; ${BENCH_USAGE}`);
   if (hostilePages && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --hostile-pages; ${BENCH_USAGE}`);
   if (reviews && compare !== undefined) throw new Error(`--compare measures the gateway; it cannot be combined with --reviews; ${BENCH_USAGE}`);
+  if (routes !== undefined && !drivesLoad({ links, startup, hostilePages, reviews })) throw new Error(`--routes chooses the routes load is driven on; --links, --startup, --hostile-pages and --reviews drive none; ${BENCH_USAGE}`);
   if (reviews && scale !== 1) throw new Error(`--reviews runs at the published scale and prices ten times it from that; it takes no --scale; ${BENCH_USAGE}`);
   return Object.freeze({
     quick,
     scale,
-    rounds: quick ? 2 : 3,
+    rounds: rounds ?? (quick ? 2 : 3),
     // Quick: 2 s rounds keep the whole run, compile and build included, within its 2 minutes.
-    roundSeconds: quick ? 2 : 10,
+    roundSeconds: roundSeconds ?? (quick ? 2 : 10),
     warmupSeconds: 1,
     connections: 64,
     profile: profile ?? !quick,
@@ -115,6 +141,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     hostilePages,
     reviews,
     compare,
+    routes,
   });
 }
 

@@ -100,6 +100,7 @@ function summarize(route: BenchRoute, mode: ServerMode, results: readonly Measur
     p50Ms: median(results.map((result) => result.p50Ms)),
     p99Ms: median(results.map((result) => result.p99Ms)),
     p99WorstMs: Math.max(...results.map((result) => result.p99Ms)),
+    p99Rounds: results.map((result) => result.p99Ms),
     p999Ms: median(results.map((result) => result.p999Ms)),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
     cpuUsPerRequest: spreadOf(results.map((result) => result.cpuUsPerRequest).filter((value) => !Number.isNaN(value))),

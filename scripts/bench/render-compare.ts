@@ -5,7 +5,7 @@
  * each ceiling, once by req/s and once by server CPU per request.
  */
 import { atMost } from './bench-targets.ts';
-import { isTailTargetRoute, renderCpuSplit, worstRoundShare, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
+import { isTailTargetRoute, renderCpuSplit, renderTailSpread, worstRoundShare, type RouteFigures, type RouteId, type RunSetup, type ServerMode } from './render-report.ts';
 import type { Spread } from './round-statistics.ts';
 
 /**
@@ -65,6 +65,8 @@ export function renderCompareReport(report: CompareReport): string {
   lines.push('server CPU µs per request (user + system from /proc, median, min–max; lower is better; "vs ceiling" = ceiling CPU / gateway CPU):', '', ...renderCompareTable(report.routes, 'cpu'), '');
   const split = renderCpuSplit(report.routes);
   if (split.length > 0) lines.push('the same, user and kernel time apart:', '', ...split, '');
+  const tails = renderTailSpread(report.routes);
+  if (tails.length > 0) lines.push('p99 over the rounds, each tree\'s round against the ceiling\'s same round:', '', ...tails, '');
   lines.push('latency at the connections above, ms (wrk, median of the rounds; p99.9 from a done() hook); B p99 / ceiling p99 against the ceiling that sends B\'s own head, in the same rounds:', '', ...renderCompareLatency(report.routes), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   return lines.join('\n');

@@ -1,7 +1,7 @@
 /** Renders a bench run as Markdown: the same text goes to stdout and into a section of BENCHMARKS.md. */
 import { atLeastRatio, atMost, buildSecondsTarget, gatewayRssTargetMb, withinBelow, type Verdict } from './bench-targets.ts';
 import type { BuildFigures } from './measure-build.ts';
-import type { Spread } from './round-statistics.ts';
+import { spreadOf, type Spread } from './round-statistics.ts';
 import type { HotFunction } from './summarize-cpu-profile.ts';
 import { plural } from '../plural.ts';
 
@@ -53,6 +53,8 @@ export interface RouteFigures {
   p99Ms: number;
   /** Worst round's p99. */
   p99WorstMs: number;
+  /** Each round's p99 in the order driven, to pair with a ceiling's rounds; absent in figures made before issue 43 goal 2. */
+  p99Rounds?: readonly number[];
   /** Median over rounds of p99.9 (NaN when the load tool did not report it). */
   p999Ms: number;
   bytesPerResponse: number;
@@ -119,6 +121,8 @@ export function renderReport(report: BenchReport): string {
   if (ratios.length > 0) lines.push(...ratios, '');
   const split = renderCpuSplit(report.routes);
   if (split.length > 0) lines.push(...split, '');
+  const tails = renderTailSpread(report.routes);
+  if (tails.length > 0) lines.push(...tails, '');
   lines.push(...renderFigureTable(report), '');
   if (report.notes.length > 0) lines.push(...report.notes.map((note) => `- ${note}`), '');
   if (report.profile) lines.push(...renderProfile(report.profile), '');
@@ -218,6 +222,41 @@ export function renderCpuSplit(routes: readonly RouteFigures[]): string[] {
     }
   }
   return rows;
+}
+
+/**
+ * Issue 43 goal 2's tail over the rounds: per route and gateway, its p99 over the same-headers ceiling's
+ * (the two-header one when no other was measured) round r against round r, as the median and min–max of
+ * those ratios beside each side's p99 spread, with the 1.5× target on the routes it applies to. A median of
+ * the rounds' p99s hides a round whose tail was long; the spread shows it. Empty when no figure has rounds.
+ */
+export function renderTailSpread(routes: readonly RouteFigures[]): string[] {
+  if (!routes.some((figures) => figures.p99Rounds !== undefined)) return [];
+  const against: ServerMode = routes.some((figures) => figures.mode === 'ceiling, same headers') ? 'ceiling, same headers' : 'ceiling';
+  const rows = [`| route | server | p99 ms, median (min–max) | ${against} p99 ms | p99 / ceiling p99, round by round: median (min–max) | target |`, '|---|---|---:|---:|---:|---|'];
+  const spreadCell = (spread: Spread, digits: number, unit = '') => (Number.isFinite(spread.median) ? `${fixed(spread.median, digits)}${unit} (${fixed(spread.min, digits)}–${fixed(spread.max, digits)}${unit})` : '—');
+  const order: RouteId[] = [];
+  for (const figures of routes) if (!order.includes(figures.route)) order.push(figures.route);
+  for (const route of order) {
+    const ceiling = routes.find((figures) => figures.route === route && figures.mode === against);
+    if (ceiling?.p99Rounds === undefined) continue;
+    for (const figures of routes.filter((candidate) => candidate.route === route && !isCeiling(candidate.mode) && candidate.p99Rounds !== undefined)) {
+      const ratios = pairedRatios(figures.p99Rounds ?? [], ceiling.p99Rounds);
+      const verdict = isTailTargetRoute(route) && Number.isFinite(ratios.median) ? atMost(ratios.median, 1.5, '× p99', 2) : undefined;
+      rows.push(`| ${route} | ${figures.mode} | ${spreadCell(spreadOf(figures.p99Rounds ?? []), 2)} | ${spreadCell(spreadOf(ceiling.p99Rounds), 2)} | ${spreadCell(ratios, 2, '×')} | ${verdict === undefined ? '—' : `${verdict.met ? '✅' : '❌'} ${verdict.text}`} |`);
+    }
+  }
+  return rows;
+}
+
+/** `mine[r] / theirs[r]` over the rounds both measured (finite ratios only): median and min–max. */
+export function pairedRatios(mine: readonly number[], theirs: readonly number[]): Spread {
+  const ratios: number[] = [];
+  for (let round = 0; round < Math.min(mine.length, theirs.length); round++) {
+    const ratio = (mine[round] as number) / (theirs[round] as number);
+    if (Number.isFinite(ratio)) ratios.push(ratio);
+  }
+  return spreadOf(ratios);
 }
 
 /**

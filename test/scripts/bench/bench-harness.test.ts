@@ -5,7 +5,7 @@ import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-
 import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
 import { LATENCY_HOOK_LUA, parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
 import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
-import { renderCeilingRatios, renderCpuSplit, renderRouteTable, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { pairedRatios, renderCeilingRatios, renderCpuSplit, renderRouteTable, renderTailSpread, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
@@ -160,6 +160,29 @@ describe('worstRoundShare', () => {
   });
 });
 
+describe('renderTailSpread', () => {
+  const figures = (route: RouteFigures['route'], mode: RouteFigures['mode'], p99Rounds?: number[]): RouteFigures => ({
+    route, mode, path: '/p', rps: { median: 1, min: 1, max: 1 }, p50Ms: 1, p99Ms: 4, p99WorstMs: 6, p999Ms: 9, bytesPerResponse: 100, cpuUsPerRequest: { median: 1, min: 1, max: 1 }, cpuRounds: [1], non2xx: 0, errors: 0,
+    ...(p99Rounds === undefined ? {} : { p99Rounds }),
+  });
+  it('prints nothing for figures made without rounds', () => {
+    assert.deepEqual(renderTailSpread([figures('unfiltered', 'gateway'), figures('unfiltered', 'ceiling')]), []);
+  });
+  it('pairs each gateway round\'s p99 with the same-headers ceiling\'s same round, with the spread and the 1.5× target on the routes it covers', () => {
+    const rows = renderTailSpread([
+      figures('unfiltered', 'gateway', [3, 6, 4, 2, 5]), figures('unfiltered', 'ceiling', [1, 1, 1, 1, 1]), figures('unfiltered', 'ceiling, same headers', [2, 3, 2, 2, 2]),
+      figures('changes', 'gateway', [3, 3]), figures('changes', 'ceiling, same headers', [2, 2]),
+    ]);
+    assert.equal(rows.length, 2 + 2);
+    assert.equal(rows[2], '| unfiltered | gateway | 4.00 (2.00–6.00) | 2.00 (2.00–3.00) | 2.00× (1.00–2.50×) | ❌ ≤ 1.5 × p99: missed by 0.50 × p99 (133% of target) |');
+    assert.equal(rows[3], '| changes | gateway | 3.00 (3.00–3.00) | 2.00 (2.00–2.00) | 1.50× (1.50–1.50×) | — |');
+  });
+  it('skips a round either side did not measure', () => {
+    assert.deepEqual(pairedRatios([2, Number.NaN, 3], [1, 1, Number.NaN]), { median: 2, min: 2, max: 2 });
+    assert.ok(Number.isNaN(pairedRatios([], [1]).median));
+  });
+});
+
 describe('replayableHead', () => {
   it('keeps every header the gateway set, in order, and leaves Date, Connection and Keep-Alive to node:http', () => {
     const head = replayableHead(['X-Request-ID', 'abc', 'RateLimit', '"minute";r=9;t=54', 'Content-Length', '12', 'Date', 'Tue, 24 Nov 2026 14:29:06 GMT', 'Connection', 'keep-alive', 'Keep-Alive', 'timeout=5, max=1000']);
@@ -203,6 +226,18 @@ describe('parseBenchOptions', () => {
     assert.deepEqual([quick.rounds, quick.roundSeconds, quick.profile, sectionId(quick)], [2, 2, false, 'scale-10-quick']);
     const links = parseBenchOptions(['--links']);
     assert.deepEqual([links.links, quick.links, sectionId(links)], [true, false, 'links-scale-1']);
+  });
+  it('takes the rounds, their length and the routes from the command line', () => {
+    const given = parseBenchOptions(['--rounds', '6', '--round-seconds', '4', '--routes', 'detail,unfiltered']);
+    assert.deepEqual([given.rounds, given.roundSeconds, given.routes, sectionId(given)], [6, 4, ['unfiltered', 'detail'], 'scale-1']);
+    const quick = parseBenchOptions(['--quick', '--rounds', '5']);
+    assert.deepEqual([quick.rounds, quick.roundSeconds, quick.routes], [5, 2, undefined]);
+    assert.throws(() => parseBenchOptions(['--rounds', '0']), /--rounds must be an integer from 1 to 50, got "0"/);
+    assert.throws(() => parseBenchOptions(['--round-seconds', '2.5']), /--round-seconds must be an integer from 1 to 120/);
+    assert.throws(() => parseBenchOptions(['--rounds']), /--rounds needs a value/);
+    assert.throws(() => parseBenchOptions(['--routes', 'unfiltered,bogus']), /--routes takes route ids from unfiltered, filtered-miss, .*got "bogus"/);
+    assert.throws(() => parseBenchOptions(['--routes', 'filtered-miss']), /--routes needs a route besides filtered-miss/);
+    assert.throws(() => parseBenchOptions(['--startup', '--routes', 'unfiltered']), /--routes chooses the routes load is driven on/);
   });
   it('refuses an unknown argument or a bad scale', () => {
     assert.throws(() => parseBenchOptions(['--fast']), /unknown argument "--fast"/);
