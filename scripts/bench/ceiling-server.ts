@@ -1,6 +1,6 @@
 /**
  * The ceilings: bare node:http writing bytes fetched from the gateway, with no per-request work but a Map
- * lookup. Run as its own process: `node --import tsx scripts/bench/ceiling-server.ts <routes.json>`,
+ * lookup. Run as its own process, compiled as the gateway is (`node dist/js/scripts/bench/ceiling-server.js <routes.json>`),
  * where the file maps each URL path (with query) to the base64 body; a URL with a query that is not in
  * the map gets the `missBody` (the varying cache-miss route). Prints `listening on http://HOST:PORT`.
  *
