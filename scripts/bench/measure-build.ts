@@ -20,16 +20,17 @@ export interface BuildFigures {
   rssSource: string;
   revision: string;
   /**
-   * The build against the plain SQLite baselines, run alternately in the same run: every build's seconds
-   * (the first is `buildSeconds`), every corpus-lines baseline's (scripts/bench/sqlite-baseline.ts) and
-   * every snapshot-rows baseline's (scripts/bench/snapshot-rows-baseline.ts: the bytes the snapshot stores).
+   * The build against the plain SQLite build of the same rows (scripts/bench/snapshot-rows-baseline.ts:
+   * every row the built snapshot stores, written with its pragmas, tables and indexes), run alternately in
+   * the same run: every build's and every baseline's wall seconds (the first build's is `buildSeconds`),
+   * and their CPU seconds (user + system) where GNU time reads them.
    */
-  baseline: { rounds: number; buildSeconds: Spread; baselineSeconds: Spread; snapshotRowsSeconds: Spread };
+  baseline: { rounds: number; buildSeconds: Spread; baselineSeconds: Spread; buildCpuSeconds?: Spread; baselineCpuSeconds?: Spread };
 }
 
-/** Rounds of build and baseline: three at the published scale and below, one above (a round takes a minute there). */
+/** Rounds of build and baseline: five at the published scale and below (issue 43), one above (a round takes a minute there). */
 export function baselineRounds(scale: number): number {
-  return scale > 1 ? 1 : 3;
+  return scale > 1 ? 1 : 5;
 }
 
 const TIME = '/usr/bin/time';
@@ -44,36 +45,26 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
   const synthSeconds = (performance.now() - synthStarted) / 1000;
   const rows = Number(synth.stdout.match(/(\d+) rows over/)?.[1] ?? Number.NaN);
 
-  // Baselines and build alternate, so all see the same load; the first build is the one the bench serves.
+  // Build and baseline alternate, so both see the same load; the first build is the one the bench serves.
   // Compiled, with the build's heap cap: the same start-up as the build's, so the ratio is of the work.
-  const baselineArgs = [...hraHeapCap(root), join(root, COMPILED_DIR, 'scripts/bench/sqlite-baseline.js'), corpusDir];
   const rowsBaseline = [...hraHeapCap(root), join(root, COMPILED_DIR, 'scripts/bench/snapshot-rows-baseline.js')];
   const rowsFile = `${outDir}-rows.bin`;
-  const builds: number[] = [];
-  const baselines: number[] = [];
-  const rowsBaselines: number[] = [];
-  let build: MeasuredRun | undefined;
+  const builds: MeasuredRun[] = [];
+  const baselines: MeasuredRun[] = [];
   for (let round = 0; round < baselineRounds(scale); round++) {
-    const baselineFile = `${outDir}-baseline-${round}.sqlite`;
-    const baselineStarted = performance.now();
-    await run(process.execPath, [...baselineArgs, baselineFile], root);
-    baselines.push((performance.now() - baselineStarted) / 1000);
-    rmSync(baselineFile, { force: true });
     const out = round === 0 ? outDir : `${outDir}-round-${round}`;
     const measured = await runWithPeakRss([...hra, 'build', '--corpus', corpusDir, '--out', out], root, progress);
-    builds.push(measured.seconds);
-    // The first build's rows, dumped untimed: what the second baseline writes.
+    builds.push(measured);
+    // The first build's rows, dumped untimed: what the baseline writes.
     if (round === 0) await run(process.execPath, [...rowsBaseline, 'dump', join(out, 'current.sqlite'), rowsFile], root);
-    if (round === 0) build = measured;
     else rmSync(out, { recursive: true, force: true });
-    const rowsBaselineFile = `${outDir}-rows-baseline-${round}.sqlite`;
-    const rowsStarted = performance.now();
-    await run(process.execPath, [...rowsBaseline, 'write', rowsFile, rowsBaselineFile], root);
-    rowsBaselines.push((performance.now() - rowsStarted) / 1000);
-    rmSync(rowsBaselineFile, { force: true });
-    progress(`bench: round ${round + 1}: plain SQLite baseline ${baselines.at(-1)!.toFixed(1)} s, build ${measured.seconds.toFixed(1)} s, snapshot-rows baseline ${rowsBaselines.at(-1)!.toFixed(1)} s`);
+    const baselineFile = `${outDir}-rows-baseline-${round}.sqlite`;
+    baselines.push(await runWithPeakRss([...rowsBaseline, 'write', rowsFile, baselineFile], root, () => {}));
+    rmSync(baselineFile, { force: true });
+    progress(`bench: round ${round + 1}: build ${measured.seconds.toFixed(1)} s, plain SQLite build of the same rows ${baselines.at(-1)!.seconds.toFixed(1)} s`);
   }
   rmSync(rowsFile, { force: true });
+  const build = builds[0];
   if (build === undefined) throw new Error('no build round ran');
   const revision = build.stdout.trim().split('\n').at(-1) ?? '';
   return {
@@ -83,8 +74,22 @@ export async function measureBuild(root: string, corpusDir: string, outDir: stri
     peakRssBytes: build.peakRssBytes,
     rssSource: build.rssSource,
     revision,
-    baseline: { rounds: builds.length, buildSeconds: spreadOf(builds), baselineSeconds: spreadOf(baselines), snapshotRowsSeconds: spreadOf(rowsBaselines) },
+    baseline: {
+      rounds: builds.length,
+      buildSeconds: spreadOf(builds.map((measured) => measured.seconds)),
+      baselineSeconds: spreadOf(baselines.map((measured) => measured.seconds)),
+      ...cpuSpreads(builds, baselines),
+    },
   };
+}
+
+/** The CPU spreads of build and baseline rounds, when every round's CPU was read. */
+function cpuSpreads(builds: readonly MeasuredRun[], baselines: readonly MeasuredRun[]): { buildCpuSeconds?: Spread; baselineCpuSeconds?: Spread } {
+  const cpu = (runs: readonly MeasuredRun[]) => runs.map((measured) => measured.cpuSeconds).filter((seconds): seconds is number => seconds !== undefined);
+  const buildCpu = cpu(builds);
+  const baselineCpu = cpu(baselines);
+  if (buildCpu.length !== builds.length || baselineCpu.length !== baselines.length) return {};
+  return { buildCpuSeconds: spreadOf(buildCpu), baselineCpuSeconds: spreadOf(baselineCpu) };
 }
 
 /** A child process's output, wall time and peak RSS. */
@@ -94,6 +99,8 @@ export interface MeasuredRun {
   seconds: number;
   peakRssBytes: number | undefined;
   rssSource: string;
+  /** User + system CPU seconds of the process and its threads, from GNU time; undefined without it. */
+  cpuSeconds: number | undefined;
   /** The highest sum of RSS over the run and every process below it, sampled every TREE_SAMPLE_MS. */
   peakTreeRssBytes: number;
 }
@@ -116,10 +123,12 @@ export async function runWithPeakRss(nodeArgs: readonly string[], root: string, 
   const kb = useTime
     ? result.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1]
     : result.stderr.match(/bench-max-rss-kb (\d+)/)?.[1];
+  const cpu = useTime ? [/User time \(seconds\): ([\d.]+)/, /System time \(seconds\): ([\d.]+)/].map((pattern) => result.stderr.match(pattern)?.[1]) : [];
   return {
     ...result,
     seconds,
     peakRssBytes: kb === undefined ? undefined : Number(kb) * 1024,
+    cpuSeconds: cpu.length === 2 && cpu.every((value) => value !== undefined) ? Number(cpu[0]) + Number(cpu[1]) : undefined,
     rssSource: useTime ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS at exit',
     peakTreeRssBytes,
   };
@@ -169,7 +178,7 @@ export function hraCommand(root: string): string[] {
   return [...words.slice(1, -1), join(root, entry)];
 }
 
-/** The heap cap of package.json's `hra` script, which the plain SQLite baselines run with as the build does. */
+/** The heap cap of package.json's `hra` script, which the plain SQLite baseline runs with as the build does. */
 export function hraHeapCap(root: string): string[] {
   return hraCommand(root).filter((word) => /^--max-old-space-size=\d+$/.test(word));
 }

@@ -5,7 +5,7 @@ import { atLeastRatio, atMost, withinBelow } from '../../../scripts/bench/bench-
 import { createMissQueries, missQueriesLua } from '../../../scripts/bench/miss-queries.ts';
 import { LATENCY_HOOK_LUA, parseWrkOutput } from '../../../scripts/bench/parse-wrk-output.ts';
 import { replayableHead } from '../../../scripts/bench/replayable-head.ts';
-import { pairedRatios, renderCeilingRatios, renderCpuSplit, renderRouteTable, renderTailSpread, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
+import { pairedRatios, renderCeilingRatios, renderCpuSplit, renderFigureTable, renderRouteTable, renderTailSpread, replaceSection, worstRoundShare, type RouteFigures } from '../../../scripts/bench/render-report.ts';
 import { median, spreadOf } from '../../../scripts/bench/round-statistics.ts';
 import { summarizeCpuProfile } from '../../../scripts/bench/summarize-cpu-profile.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
@@ -26,6 +26,35 @@ const WRK_REPORT = `Running 10s test @ http://127.0.0.1:4000/api/programs/x
 Requests/sec:  20499.87
 Transfer/sec:    204.80MB
 `;
+
+describe('renderFigureTable', () => {
+  const build = (cpu: boolean) => ({
+    rows: 56984,
+    synthSeconds: 10,
+    buildSeconds: 4,
+    peakRssBytes: 300 * 2 ** 20,
+    rssSource: '/usr/bin/time -v',
+    revision: 'gm1-x',
+    baseline: {
+      rounds: 5,
+      buildSeconds: spreadOf([4, 3.8, 4.4, 4.1, 3.9]),
+      baselineSeconds: spreadOf([0.5, 0.4, 0.6, 0.5, 0.5]),
+      ...(cpu ? { buildCpuSeconds: spreadOf([6, 6.2, 5.8, 6, 6.1]), baselineCpuSeconds: spreadOf([0.5, 0.5, 0.6, 0.5, 0.4]) } : {}),
+    },
+  });
+  const baselineRows = (cpu: boolean) => renderFigureTable({ build: build(cpu), gateways: [], scale: 1 }).filter((row) => row.includes('SQLite'));
+
+  it('holds the build against the one baseline, the plain SQLite build of the same rows, by wall and by CPU', () => {
+    assert.deepEqual(baselineRows(true), [
+      '| build / plain SQLite build of the same rows, 5 rounds alternating: build 4.0 s (3.8–4.4), baseline 0.5 s (0.4–0.6); CPU build 6.0 s (5.8–6.2), baseline 0.5 s (0.4–0.6): 12.00x | 8.00x (median / median, wall) | ❌ ≤ 2.2 x: missed by 5.80 x (364% of target) |',
+    ]);
+  });
+
+  it('leaves the CPU out when GNU time did not read it', () => {
+    assert.equal(baselineRows(false).length, 1);
+    assert.ok(!baselineRows(false)[0]!.includes('CPU'));
+  });
+});
 
 describe('parseWrkOutput', () => {
   it('reads rate, percentiles in their units, totals and errors', () => {

@@ -1,4 +1,4 @@
-/** The bench's second baseline writes the very rows of a built snapshot, every table's, into a new file. */
+/** The bench's plain SQLite baseline writes the very rows of a built snapshot, every table's, into a new file. */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
