@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     }
     if (options.links) {
       // --links: the link checker's phase only, which drives no HTTP load.
-      writeSection(options, await benchLinks(root, work, options.scale, command, progress));
+      writeSection(options, await benchLinks(root, work, options.scale, command, progress, options.quick));
       progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
       return;
     }

@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { encodeRecordId } from './archive-index.ts';
 import { fsyncPath } from './fsync-path.ts';
 import { INDEX_RECORDS_TABLE as records } from './load-evidence-table.ts';
 import type { FilePrunePlan } from './plan-archive-prune.ts';
@@ -85,16 +86,16 @@ export function applyFilePrune(plan: FilePrunePlan, options: ApplyFilePruneOptio
     renameSync(temporary, join(archiveDir, replacement));
     fsyncPath(dirname(join(archiveDir, replacement)));
   }
-  const expiredIds = `SELECT record_id FROM ${records} WHERE file = @file AND record_id IN (SELECT record_id FROM temp.expired)`;
+  const expiredIds = `SELECT record_key FROM ${records} WHERE file = @file AND record_id IN (SELECT record_id FROM temp.expired)`;
   // A revisit written since the plan (a links check running beside the prune) may repeat an expired response.
-  const referrer = db.prepare(`SELECT x.record_id, x.refers_to FROM ${records} x WHERE x.refers_to IN (${expiredIds})
+  const referrer = db.prepare(`SELECT x.record_id, x.refers_to FROM ${records} x WHERE x.refers_key IN (${expiredIds})
     AND x.record_id NOT IN (SELECT record_id FROM temp.expired) LIMIT 1`);
-  const move = db.prepare(`UPDATE ${records} SET file = ?, offset = ? WHERE record_id = ?`);
+  const move = db.prepare(`UPDATE ${records} SET file = ?, offset = ? WHERE record_key = ?`);
   const drop = db.prepare(`DELETE FROM ${records} WHERE file = ?`);
   const committed = db.transaction(() => {
     const late = referrer.get({ file: plan.file }) as { record_id: string; refers_to: string } | undefined;
     if (late !== undefined) return `record ${late.record_id}, written since the plan, repeats ${late.refers_to}`;
-    for (const row of moved) move.run(replacement, row.offset, row.record_id);
+    for (const row of moved) move.run(replacement, row.offset, encodeRecordId(row.record_id));
     drop.run(plan.file);
     return undefined;
   }).immediate();

@@ -66,30 +66,41 @@ export interface OpenArchiveIndexOptions {
 }
 
 /** The index schema this module writes and reads, as `PRAGMA user_version`; 0 is the first (one wide table). */
-export const ARCHIVE_INDEX_SCHEMA_VERSION = 2;
+export const ARCHIVE_INDEX_SCHEMA_VERSION = 3;
 
 /** An index of a schema this module does not read (an older one is rebuilt by `hra archive reindex`). */
 export class ArchiveIndexSchemaError extends Error {
-  /** `first`: the first schema's one wide table, which readFirstSchemaRows reads; `newer`: a later hra's. */
-  readonly schema: 'first' | 'newer';
+  /**
+   * `first`: the first schema's one wide table; `older`: a later one this hra no longer writes (2: record ids as
+   * text); both read by readOlderSchemaRows. `newer`: a later hra's.
+   */
+  readonly schema: 'first' | 'older' | 'newer';
 
-  constructor(message: string, schema: 'first' | 'newer') {
+  constructor(message: string, schema: 'first' | 'older' | 'newer') {
     super(message);
     this.name = 'ArchiveIndexSchemaError';
     this.schema = schema;
   }
 }
 
+// Only the form the writer writes (lowercase, as randomUUID gives it) is cut to bytes, so every id reads back as written.
+const UUID_RECORD_ID = /^<urn:uuid:([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})>$/;
+const HEX = '[0-9a-f]';
+const UUID_RECORD_ID_GLOB = `<urn:uuid:${HEX.repeat(8)}-${HEX.repeat(4)}-${HEX.repeat(4)}-${HEX.repeat(4)}-${HEX.repeat(12)}>`;
+
 // A row holds what differs per record: the URL and the file name are numbers into tables that hold each once,
-// so a week that fetches the same URLs adds no URL text; a digest is its 32 bytes (hex in `records`). The
+// so a week that fetches the same URLs adds no URL text; a digest is its 32 bytes (hex in `records`), and a
+// record id, and the ids a row refers to, are the 16 bytes of their UUID (`<urn:uuid:…>` text in `records`):
+// the ids were 60% of a schema-2 row, the UNIQUE index on record_id a second copy of one. The references stay
+// ids, not row numbers, so that a row survives its referent's prune and a reindex in any file order. The
 // indexes hold only the rows their lookups ask for: requests are never looked up by URL or digest, revisits
-// never by digest. `records` is a view with the columns of the first schema, for the readers that query the
+// never by digest. `records` is a view with the columns of the first schema (and the stored ids as `*_key`), for the readers that query the
 // index in SQL (prune, verify) and for edits (its triggers write the tables).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS index_files (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS index_uris (id INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS index_rows (
-  record_id TEXT NOT NULL UNIQUE,
+  record_id BLOB NOT NULL UNIQUE,
   type TEXT NOT NULL CHECK (type IN ('request', 'response', 'revisit')),
   uri INTEGER NOT NULL REFERENCES index_uris (id),
   warc_date TEXT NOT NULL,
@@ -97,28 +108,30 @@ CREATE TABLE IF NOT EXISTS index_rows (
   offset INTEGER NOT NULL,
   length INTEGER NOT NULL,
   payload_sha256 BLOB,
-  refers_to TEXT,
-  concurrent_to TEXT
+  refers_to BLOB,
+  concurrent_to BLOB
 );
 CREATE INDEX IF NOT EXISTS index_rows_payload ON index_rows (payload_sha256, warc_date) WHERE type = 'response';
 CREATE INDEX IF NOT EXISTS index_rows_file_offset ON index_rows (file, offset);
 CREATE INDEX IF NOT EXISTS index_rows_uri ON index_rows (uri, warc_date) WHERE type IN ('response', 'revisit');
-CREATE VIEW IF NOT EXISTS records AS SELECT r.rowid AS rowid, r.record_id, r.type, u.uri AS target_uri, r.warc_date,
-  f.name AS file, r.offset, r.length, ${decodedDigest('r.payload_sha256')} AS payload_sha256, r.refers_to, r.concurrent_to
+CREATE VIEW IF NOT EXISTS records AS SELECT r.rowid AS rowid, ${decodedRecordId('r.record_id')} AS record_id, r.type, u.uri AS target_uri, r.warc_date,
+  f.name AS file, r.offset, r.length, ${decodedDigest('r.payload_sha256')} AS payload_sha256, ${decodedRecordId('r.refers_to')} AS refers_to,
+  ${decodedRecordId('r.concurrent_to')} AS concurrent_to, r.record_id AS record_key, r.refers_to AS refers_key, r.concurrent_to AS concurrent_key
   FROM index_rows r JOIN index_uris u ON u.id = r.uri JOIN index_files f ON f.id = r.file;
 CREATE TRIGGER IF NOT EXISTS records_insert INSTEAD OF INSERT ON records BEGIN
   INSERT OR IGNORE INTO index_uris (uri) VALUES (NEW.target_uri);
   INSERT OR IGNORE INTO index_files (name) VALUES (NEW.file);
   INSERT INTO index_rows (record_id, type, uri, warc_date, file, offset, length, payload_sha256, refers_to, concurrent_to)
-  VALUES (NEW.record_id, NEW.type, (SELECT id FROM index_uris WHERE uri = NEW.target_uri), NEW.warc_date,
-    (SELECT id FROM index_files WHERE name = NEW.file), NEW.offset, NEW.length, ${encodedDigest('NEW.payload_sha256')}, NEW.refers_to, NEW.concurrent_to);
+  VALUES (${encodedRecordId('NEW.record_id')}, NEW.type, (SELECT id FROM index_uris WHERE uri = NEW.target_uri), NEW.warc_date,
+    (SELECT id FROM index_files WHERE name = NEW.file), NEW.offset, NEW.length, ${encodedDigest('NEW.payload_sha256')},
+    ${encodedRecordId('NEW.refers_to')}, ${encodedRecordId('NEW.concurrent_to')});
 END;
 CREATE TRIGGER IF NOT EXISTS records_update INSTEAD OF UPDATE ON records BEGIN
   INSERT OR IGNORE INTO index_uris (uri) VALUES (NEW.target_uri);
   INSERT OR IGNORE INTO index_files (name) VALUES (NEW.file);
-  UPDATE index_rows SET record_id = NEW.record_id, type = NEW.type, uri = (SELECT id FROM index_uris WHERE uri = NEW.target_uri),
+  UPDATE index_rows SET record_id = ${encodedRecordId('NEW.record_id')}, type = NEW.type, uri = (SELECT id FROM index_uris WHERE uri = NEW.target_uri),
     warc_date = NEW.warc_date, file = (SELECT id FROM index_files WHERE name = NEW.file), offset = NEW.offset, length = NEW.length,
-    payload_sha256 = ${encodedDigest('NEW.payload_sha256')}, refers_to = NEW.refers_to, concurrent_to = NEW.concurrent_to
+    payload_sha256 = ${encodedDigest('NEW.payload_sha256')}, refers_to = ${encodedRecordId('NEW.refers_to')}, concurrent_to = ${encodedRecordId('NEW.concurrent_to')}
   WHERE rowid = OLD.rowid;
 END;
 CREATE TRIGGER IF NOT EXISTS records_delete INSTEAD OF DELETE ON records BEGIN
@@ -144,25 +157,53 @@ function decodedDigest(value: string): string {
   return `CASE WHEN typeof(${value}) = 'blob' THEN lower(hex(${value})) ELSE ${value} END`;
 }
 
-const COLUMNS = `r.record_id AS recordId, r.type, u.uri AS targetUri, r.warc_date AS warcDate, f.name AS file, r.offset, r.length,
-  ${decodedDigest('r.payload_sha256')} AS payloadSha256, r.refers_to AS refersTo, r.concurrent_to AS concurrentTo`;
+/** A record id as stored: a `<urn:uuid:…>` of lowercase hex as its 16 bytes; anything else as written. */
+export function encodeRecordId(recordId: string): Buffer | string;
+export function encodeRecordId(recordId: string | null): Buffer | string | null;
+export function encodeRecordId(recordId: string | null): Buffer | string | null {
+  const parts = recordId === null ? null : UUID_RECORD_ID.exec(recordId);
+  return parts ? Buffer.from(parts.slice(1).join(''), 'hex') : recordId;
+}
+
+/**
+ * encodeRecordId in SQL: what a reader compares `records.record_key` (or `refers_key`, `concurrent_key`, the
+ * stored columns, which the indexes cover) with, so that a join on an id seeks rather than decodes every row.
+ */
+export function encodedRecordId(value: string): string {
+  return `CASE WHEN typeof(${value}) = 'text' AND ${value} GLOB '${UUID_RECORD_ID_GLOB}' THEN unhex(replace(substr(${value}, 11, 36), '-', '')) ELSE ${value} END`;
+}
+
+/** A stored record id as the `<urn:uuid:…>` it was written as. */
+function decodedRecordId(value: string): string {
+  const hex = `lower(hex(${value}))`;
+  return `CASE WHEN typeof(${value}) = 'blob' AND length(${value}) = 16 THEN '<urn:uuid:' || substr(${hex}, 1, 8) || '-' || substr(${hex}, 9, 4)
+    || '-' || substr(${hex}, 13, 4) || '-' || substr(${hex}, 17, 4) || '-' || substr(${hex}, 21, 12) || '>' ELSE ${value} END`;
+}
+
+const COLUMNS = `${decodedRecordId('r.record_id')} AS recordId, r.type, u.uri AS targetUri, r.warc_date AS warcDate, f.name AS file, r.offset, r.length,
+  ${decodedDigest('r.payload_sha256')} AS payloadSha256, ${decodedRecordId('r.refers_to')} AS refersTo, ${decodedRecordId('r.concurrent_to')} AS concurrentTo`;
 /** The table of the rows themselves (`records` is a view over it): what an index of the rows must be made on. */
 export const INDEX_ROWS_TABLE = 'index_rows';
 const FROM = 'index_rows r JOIN index_uris u ON u.id = r.uri JOIN index_files f ON f.id = r.file';
 
 /**
- * Refuses an index this module cannot read: the first schema (a `records` table, user_version 0) is named
- * with the command that rebuilds it, a later one with its version.
+ * Refuses an index this module cannot read: the first schema (a `records` table, user_version 0) and the
+ * second (user_version 2, ids as text) are named with the command that rebuilds them, a later one with its version.
  */
 function checkSchema(database: Database.Database, file: string): void {
   const version = database.pragma('user_version', { simple: true }) as number;
   const wide = database.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'records'").get() !== undefined;
   if (wide) throw new ArchiveIndexSchemaError(`${file}: an index of the first schema (one row of text per record); rebuild it with hra archive reindex --archive <dir> (the WARC files are unchanged)`, 'first');
+  const split = database.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'index_rows'").get() !== undefined;
+  if (split && version > 0 && version < ARCHIVE_INDEX_SCHEMA_VERSION) throw new ArchiveIndexSchemaError(`${file}: an index of schema ${version} (record ids as text); rebuild it with hra archive reindex --archive <dir> (the WARC files are unchanged)`, 'older');
   if (version > ARCHIVE_INDEX_SCHEMA_VERSION) throw new ArchiveIndexSchemaError(`${file}: index schema ${version}, newer than this hra reads (${ARCHIVE_INDEX_SCHEMA_VERSION})`, 'newer');
 }
 
-/** Every row of an index of the first schema, by record id: what `hra archive reindex` compares its rebuilt rows with. */
-export function readFirstSchemaRows(file: string): ArchiveIndexRow[] {
+/**
+ * Every row of an index of the first or second schema, by record id (both have `records` with these columns,
+ * a table in the first, a view in the second): what `hra archive reindex` compares its rebuilt rows with.
+ */
+export function readOlderSchemaRows(file: string): ArchiveIndexRow[] {
   const database = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return database.prepare(`SELECT record_id AS recordId, type, target_uri AS targetUri, warc_date AS warcDate, file, offset, length,
@@ -204,7 +245,10 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
     VALUES (@recordId, @type, @uri, @warcDate, @file, @offset, @length, @payloadSha256, @refersTo, @concurrentTo)`);
   const insertAll = database.transaction((rows: readonly ArchiveIndexRow[]) => {
     for (const row of rows) {
-      insertRow.run({ ...row, uri: idOf(insertUri, uriId, row.targetUri), file: idOf(insertFile, fileId, row.file), payloadSha256: encodeDigest(row.payloadSha256) });
+      insertRow.run({
+        ...row, recordId: encodeRecordId(row.recordId), uri: idOf(insertUri, uriId, row.targetUri), file: idOf(insertFile, fileId, row.file),
+        payloadSha256: encodeDigest(row.payloadSha256), refersTo: encodeRecordId(row.refersTo), concurrentTo: encodeRecordId(row.concurrentTo),
+      });
     }
   });
   const byId = database.prepare(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.record_id = ?`);
@@ -223,7 +267,7 @@ export function openArchiveIndex(archiveDir: string, options: OpenArchiveIndexOp
   return {
     database,
     insert: (rows) => insertAll(rows),
-    byRecordId: (recordId) => byId.get(recordId) as ArchiveIndexRow | undefined,
+    byRecordId: (recordId) => byId.get(encodeRecordId(recordId)) as ArchiveIndexRow | undefined,
     responseByPayloadSha256: (digest) => byDigest.get(encodeDigest(digest)) as ArchiveIndexRow | undefined,
     latestResponseOf: (targetUri, notAfter) => latestOf.get(targetUri, notAfter) as ArchiveIndexRow | undefined,
     listFiles: () => files.all() as string[],

@@ -4,6 +4,7 @@
  * whatever the number of lines, since SQLite keeps temporary tables in a file.
  */
 import type { Database } from 'better-sqlite3';
+import { encodedRecordId } from './archive-index.ts';
 import { readEvidenceReferences } from './read-evidence-references.ts';
 
 /** Counts of the lines loaded. */
@@ -61,6 +62,6 @@ export async function loadEvidenceTable(db: Database, corpusDir: string): Promis
     UPDATE temp.evidence AS earlier SET replaced = 1 WHERE EXISTS (
       SELECT 1 FROM temp.evidence AS later WHERE later.subject = earlier.subject AND later.decides = 1
         AND (later.checked_at > earlier.checked_at OR (later.checked_at = earlier.checked_at AND later.seq > earlier.seq))
-        AND EXISTS (SELECT 1 FROM ${INDEX_RECORDS_TABLE} AS indexed WHERE indexed.record_id = later.record_id))`);
+        AND EXISTS (SELECT 1 FROM ${INDEX_RECORDS_TABLE} AS indexed WHERE indexed.record_key = ${encodedRecordId('later.record_id')}))`);
   return { lines, archived, notArchived: lines - archived };
 }

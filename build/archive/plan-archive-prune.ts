@@ -6,6 +6,7 @@
  * rest is expired. Worked out in SQL beside the index (TEMP tables), so memory does not grow with the archive.
  */
 import type { Database } from 'better-sqlite3';
+import { encodedRecordId } from './archive-index.ts';
 import { INDEX_RECORDS_TABLE as records, loadEvidenceTable, type EvidenceTableCounts } from './load-evidence-table.ts';
 
 /** Why a record is kept. */
@@ -39,7 +40,7 @@ export type RedirectChain = (fromUrl: string, toUri: string, notAfter: string) =
 /** Keeps the hops of each kept line whose record is of another URL its redirects lead to; unreadable hops are left to verify. */
 async function keepRedirectHops(db: Database, redirectChain: RedirectChain): Promise<void> {
   const lines = db.prepare(`SELECT DISTINCT e.bound_uri, r.target_uri, r.warc_date FROM temp.evidence e
-    JOIN ${records} r ON r.record_id = e.record_id JOIN temp.keep k ON k.record_id = e.record_id
+    JOIN ${records} r ON r.record_key = ${encodedRecordId('e.record_id')} JOIN temp.keep k ON k.record_id = e.record_id
     WHERE k.because = 'bound' AND e.replaced = 0 AND e.via_redirects = 1 AND e.bound_uri IS NOT NULL AND e.bound_uri != r.target_uri`)
     .all() as Array<{ bound_uri: string; target_uri: string; warc_date: string }>;
   const keep = db.prepare(`INSERT OR IGNORE INTO temp.keep VALUES (?, 'redirect')`);
@@ -59,10 +60,10 @@ export async function planArchivePrune(db: Database, corpusDir: string, cutoff: 
     CREATE TEMP TABLE keep (record_id TEXT PRIMARY KEY, because TEXT NOT NULL) WITHOUT ROWID`);
   db.prepare(`INSERT INTO temp.keep SELECT record_id, 'window' FROM ${records} WHERE warc_date >= ?`).run(cutoff);
   db.exec(`INSERT OR IGNORE INTO temp.keep SELECT DISTINCT e.record_id, 'bound' FROM temp.evidence e
-    JOIN ${records} r ON r.record_id = e.record_id WHERE e.replaced = 0`);
+    JOIN ${records} r ON r.record_key = ${encodedRecordId('e.record_id')} WHERE e.replaced = 0`);
   if (redirectChain !== undefined) await keepRedirectHops(db, redirectChain);
   const repeated = db.prepare(`INSERT OR IGNORE INTO temp.keep SELECT DISTINCT r.refers_to, 'repeated' FROM ${records} r
-    JOIN temp.keep k ON k.record_id = r.record_id JOIN ${records} t ON t.record_id = r.refers_to WHERE r.type = 'revisit'`);
+    JOIN temp.keep k ON k.record_id = r.record_id JOIN ${records} t ON t.record_key = r.refers_key WHERE r.type = 'revisit'`);
   const requests = db.prepare(`INSERT OR IGNORE INTO temp.keep SELECT q.record_id, 'request' FROM ${records} q
     JOIN temp.keep k ON k.record_id = q.concurrent_to WHERE q.type = 'request'`);
   // A revisit repeats a response; should one ever repeat a revisit, the loop follows the chain to its end.

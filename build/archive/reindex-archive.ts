@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
 import { acquireArchiveLock } from './archive-lock.ts';
-import { ARCHIVE_RECORD_TYPES, ArchiveIndexSchemaError, type ArchiveIndexRow, type ArchiveRecordType, openArchiveIndex, readFirstSchemaRows } from './archive-index.ts';
+import { ARCHIVE_RECORD_TYPES, ArchiveIndexSchemaError, type ArchiveIndexRow, type ArchiveRecordType, openArchiveIndex, readOlderSchemaRows } from './archive-index.ts';
 import { PRUNE_JOURNAL, recoverInterruptedPrune, undoInterruptedPrune } from './apply-archive-prune.ts';
 import { hexOfWarcPayloadDigest } from './payload-digest.ts';
 import { fsyncPath } from './fsync-path.ts';
@@ -112,8 +112,8 @@ async function reindexLocked(options: ReindexArchiveOptions): Promise<ReindexSum
  */
 async function settle(archiveDir: string, alive: (pid: number) => boolean, progress: ((message: string) => void) | undefined): Promise<{ sealed: SealedFile[]; recovered: string | undefined; previous: ArchiveIndexRow[] | undefined }> {
   const indexPath = join(archiveDir, ARCHIVE_INDEX_FILE);
-  // An index of the first schema cannot seal files (this hra does not write it), but its rows are compared with.
-  let firstSchemaRows: ArchiveIndexRow[] | undefined;
+  // An index of an older schema cannot seal files (this hra does not write it), but its rows are compared with.
+  let olderSchemaRows: ArchiveIndexRow[] | undefined;
   if (existsSync(indexPath)) {
     let index;
     try {
@@ -122,9 +122,10 @@ async function settle(archiveDir: string, alive: (pid: number) => boolean, progr
     } catch (error) {
       index?.close();
       index = undefined;
-      firstSchemaRows = error instanceof ArchiveIndexSchemaError && error.schema === 'first' ? firstSchemaRowsOrNone(indexPath) : undefined;
-      if (firstSchemaRows !== undefined) {
-        progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} is of the first schema; rebuilding it from the files, to compare with its ${firstSchemaRows.length} rows`);
+      const older = error instanceof ArchiveIndexSchemaError && error.schema !== 'newer' ? error.schema : undefined;
+      olderSchemaRows = older === undefined ? undefined : olderSchemaRowsOrNone(indexPath);
+      if (olderSchemaRows !== undefined) {
+        progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} is of ${older === 'first' ? 'the first schema' : 'an older schema'}; rebuilding it from the files, to compare with its ${olderSchemaRows.length} rows`);
       } else {
         progress?.(`archive reindex: the old ${ARCHIVE_INDEX_FILE} cannot be read (${(error as Error).message}); rebuilding from the files alone`);
       }
@@ -158,13 +159,13 @@ async function settle(archiveDir: string, alive: (pid: number) => boolean, progr
     renameSync(path, closed);
     sealed.push({ file, cutBytes: size - end, removed: false });
   }
-  return { sealed, recovered, previous: firstSchemaRows };
+  return { sealed, recovered, previous: olderSchemaRows };
 }
 
-/** The rows of an index of the first schema, or undefined when they cannot be read (the files alone then decide). */
-function firstSchemaRowsOrNone(indexPath: string): ArchiveIndexRow[] | undefined {
+/** The rows of an index of an older schema, or undefined when they cannot be read (the files alone then decide). */
+function olderSchemaRowsOrNone(indexPath: string): ArchiveIndexRow[] | undefined {
   try {
-    return readFirstSchemaRows(indexPath);
+    return readOlderSchemaRows(indexPath);
   } catch {
     return undefined;
   }

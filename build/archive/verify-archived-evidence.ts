@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
 import { loadCorpus } from '../corpus/load-corpus.ts';
+import { encodedRecordId } from './archive-index.ts';
 import { checkReviewReferences, FACT_AUDIT_FILE, SOURCE_REVIEWS_FILE } from './check-review-references.ts';
 import { checkRevisitRecord } from './check-revisit-record.ts';
 import { citedUrlAt } from './cited-url-at.ts';
@@ -76,7 +77,7 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
       return `named by ${join(options.corpusDir, first.file)}:${first.line}${row.lines > 1 ? ` and ${row.lines - 1} more line${row.lines > 2 ? 's' : ''}` : ''}`;
     };
     type NamedRow = { record_id: string; first_seq: number; lines: number; all_replaced: number; digests: number; payload_sha256: string };
-    const unindexed = `FROM temp.named n LEFT JOIN ${records} r ON r.record_id = n.record_id WHERE r.record_id IS NULL`;
+    const unindexed = `FROM temp.named n LEFT JOIN ${records} r ON r.record_key = ${encodedRecordId('n.record_id')} WHERE r.record_id IS NULL`;
     // Counted, not listed: after years of prunes most absent records are replaced ones.
     const replacedAndPruned = (db.prepare(`SELECT COUNT(*) AS n ${unindexed} AND n.all_replaced = 1`).get() as { n: number }).n;
     for (const row of db.prepare(`SELECT n.* ${unindexed} AND n.all_replaced = 0 ORDER BY n.first_seq`).all() as NamedRow[]) {
@@ -85,8 +86,8 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
     type JoinedRow = NamedRow & { rowid: number; type: string; file: string; indexed_sha256: string | null; refers_to: string | null; target_file: string | null; target_sha256: string | null; target_type: string | null };
     const joined = db.prepare(`SELECT n.rowid, n.*, r.type, r.file, r.payload_sha256 AS indexed_sha256, r.refers_to,
         t.file AS target_file, t.payload_sha256 AS target_sha256, t.type AS target_type
-      FROM temp.named n JOIN ${records} r ON r.record_id = n.record_id
-      LEFT JOIN ${records} t ON r.type = 'revisit' AND t.record_id = r.refers_to WHERE n.rowid > ? ORDER BY n.rowid LIMIT ?`);
+      FROM temp.named n JOIN ${records} r ON r.record_key = ${encodedRecordId('n.record_id')}
+      LEFT JOIN ${records} t ON r.type = 'revisit' AND t.record_key = r.refers_key WHERE n.rowid > ? ORDER BY n.rowid LIMIT ?`);
     // In pages: naming a line runs a second statement, which an open iterator would not allow.
     for (let after = 0; ;) {
       const rows = joined.all(after, PAGE) as JoinedRow[];
@@ -105,11 +106,11 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
     // response again), in file order: sequential reads at any archive size.
     db.exec(`CREATE TEMP TABLE targets AS SELECT record_id, type FROM (
         SELECT t.record_id, t.type, t.file, t.offset FROM temp.named n
-          JOIN ${records} r ON r.record_id = n.record_id
-          JOIN ${records} t ON t.record_id = CASE WHEN r.type = 'revisit' THEN r.refers_to ELSE r.record_id END
+          JOIN ${records} r ON r.record_key = ${encodedRecordId('n.record_id')}
+          JOIN ${records} t ON t.record_key = CASE WHEN r.type = 'revisit' THEN r.refers_key ELSE r.record_key END
           WHERE t.type = 'response'
         UNION
-        SELECT r.record_id, r.type, r.file, r.offset FROM temp.named n JOIN ${records} r ON r.record_id = n.record_id WHERE r.type = 'revisit'
+        SELECT r.record_id, r.type, r.file, r.offset FROM temp.named n JOIN ${records} r ON r.record_key = ${encodedRecordId('n.record_id')} WHERE r.type = 'revisit'
       ) ORDER BY file, offset`);
     const total = (db.prepare('SELECT COUNT(*) AS n FROM temp.targets').get() as { n: number }).n;
     const page = db.prepare('SELECT rowid, record_id, type FROM temp.targets WHERE rowid > ? ORDER BY rowid LIMIT ?');
@@ -143,7 +144,7 @@ export async function verifyArchivedEvidence(options: VerifyArchivedEvidenceOpti
     type UnboundRow = { seq: number; file: string; line: number; record_id: string; bound_field: string; bound_uri: string | null; via_redirects: number; target_uri: string; warc_date: string; record_file: string };
     const unbound = db.prepare(`SELECT e.rowid, e.seq, e.file, e.line, e.record_id, e.bound_field, e.bound_uri, e.via_redirects,
         r.target_uri, r.warc_date, r.file AS record_file
-      FROM temp.evidence e JOIN ${records} r ON r.record_id = e.record_id
+      FROM temp.evidence e JOIN ${records} r ON r.record_key = ${encodedRecordId('e.record_id')}
       WHERE e.bound_uri IS NOT r.target_uri AND e.rowid > ? ORDER BY e.rowid LIMIT ?`);
     for (let after = 0; ;) {
       const rows = unbound.all(after, PAGE) as Array<UnboundRow & { rowid: number }>;

@@ -149,7 +149,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
 export function sectionId(options: Pick<BenchOptions, 'scale' | 'quick'> & Partial<Pick<BenchOptions, 'links' | 'startup' | 'hostilePages' | 'reviews' | 'compare'>>): string {
   if (options.hostilePages) return 'hostile-pages';
   if (options.reviews) return `reviews${options.quick ? '-quick' : ''}`;
-  if (options.links) return `links-scale-${options.scale}`;
+  if (options.links) return `links-scale-${options.scale}${options.quick ? '-quick' : ''}`;
   if (options.startup) return `startup-${options.compare === undefined ? '' : 'compare-'}scale-${options.scale}${options.quick ? '-quick' : ''}`;
   // One section per scale for comparisons, whatever the ref: the latest before/after replaces the last.
   if (options.compare !== undefined) return `compare-scale-${options.scale}${options.quick ? '-quick' : ''}`;

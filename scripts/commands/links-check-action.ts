@@ -17,6 +17,7 @@ import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
 import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
 import { DEFAULT_DUE_WITHIN_DAYS, findDueReviews } from '../../build/reviews/find-due-reviews.ts';
+import { recordKey } from '../../build/derive/apply-corrections.ts';
 import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
@@ -82,7 +83,9 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
     throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
   }
   // The records `reviews due` lists at the run's date, by the queue's own rule: their pages are read whole.
-  const reviewPages = new Set(findDueReviews(corpus, { at: options.checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS }).due.map((item) => item.url));
+  // A --url run derives only the records its URLs cite: the queue of the rest cannot choose its pages.
+  const queue = findDueReviews(corpus, { at: options.checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS, ...(flags.url ? { records: recordsCiting(corpus, flags.url) } : {}) });
+  const reviewPages = new Set(queue.due.map((item) => item.url));
   const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, reviewPages, ...(flags.url ? { only: flags.url } : {}) });
   const [uncited] = targets.uncited;
   if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
@@ -91,7 +94,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   const quotesDue = quotes.quotes - quotes.fresh;
   progress(`quotes: ${quotes.quotes} amount quotes on them, ${quotes.fresh} checked within ${maxAgeDays} days, ${quotesDue} to check`);
   const reviewed = targets.urls.filter((url) => reviewPages.has(url)).length;
-  progress(`reviews: ${reviewPages.size} cited URLs of records due a source review, ${reviewed} of them to check, read as whole pages`);
+  progress(`reviews: ${reviewPages.size} cited URLs of records due a source review, ${reviewed} of them to check, read as whole pages (${queue.derived} records derived)`);
 
   if (proxy !== undefined && targets.urls.length > 0) {
     await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {
@@ -180,6 +183,13 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   // The corpus now holds evidence of this date: staleness is served counted from asOf, so asOf follows.
   const asOf = log !== undefined && tally.checked > 0 ? moveAsOf(corpus, options.checkedAt) : undefined;
   printSummary(corpus, tally, quoteRun, { cited: targets.cited, fresh: targets.fresh, appended: log ? tally.checked : 0, dryRun: flags.dryRun === true, json: flags.json === true, file: log?.file, asOf });
+}
+
+/** The record keys (recordKey) of the served records that cite one of `urls`. */
+function recordsCiting(corpus: Corpus, urls: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  for (const records of findCitations(corpus, new Set(urls)).values()) for (const { city, programId } of records) keys.add(recordKey(city, programId));
+  return keys;
 }
 
 function moveAsOf(corpus: Corpus, date: string): AsOfMove | undefined {

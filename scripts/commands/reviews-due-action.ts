@@ -18,7 +18,9 @@ export function runReviewsDue(flags: ReviewsDueFlags): void {
   const readOptions = readDueFlags(flags);
   const corpus = loadCorpusOrFail(flags.corpus);
   const queue = findDueReviews(corpus, readOptions(corpus));
-  if (flags.json) printJson({ ok: true, ...queue });
+  // `derived` is a cost figure for links check's progress, not part of the queue the contract prints.
+  const { derived: _derived, ...shown } = queue;
+  if (flags.json) printJson({ ok: true, ...shown });
   else process.stdout.write(renderDueReviews(queue));
 }
 

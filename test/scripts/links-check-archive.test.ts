@@ -12,6 +12,7 @@ import { constants, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { openArchiveIndex, type ArchiveIndexRow } from '../../build/archive/archive-index.ts';
 import { readArchivedRecord } from '../../build/archive/read-archived-record.ts';
+import { loadCorpus, readCityPrograms } from '../../build/corpus/load-corpus.ts';
 import { EXTRACTOR_VERSION } from '../../build/quotes/extractor-version.ts';
 import { startLinkFixture, type LinkFixture } from '../../scripts/loopback/link-fixture-proxy.ts';
 import { writeLinkTestCorpus, writeSlowHostCorpus } from '../support/link-test-corpus.ts';
@@ -204,7 +205,16 @@ describe('hra links check, evidence archive', () => {
     const proxy = fixture.proxyUrl.replace('http://', 'http://checker:s3cret-proxy-pass@');
     const run = await runHraAsync(['links', 'check', '--corpus', other, '--archive', otherArchive, '--at', '2026-11-20T06:00:00Z', '--proxy', proxy, ...FAST]);
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stderr, /reviews: \d+ cited URLs of records due a source review, \d+ of them to check, read as whole pages/);
+    const derivedAll = /reviews: \d+ cited URLs of records due a source review, \d+ of them to check, read as whole pages \((\d+) records derived\)/.exec(run.stderr);
+    assert.ok(derivedAll, run.stderr);
+    const loaded = loadCorpus(other);
+    const served = loaded.cities.filter((city) => city.status === 'live').reduce((sum, city) => sum + readCityPrograms(loaded, city.slug).length, 0);
+    assert.ok(served > 1, `${served} records`);
+    assert.equal(Number(derivedAll[1]), served, 'a run over every URL derives every record of a live city');
+    // A --url run derives the one record its URL cites, not the others (counted: the run's cost at 57,000 records).
+    const one = await runHraAsync(['links', 'check', '--corpus', other, '--at', '2026-11-20T06:00:00Z', '--proxy', proxy, ...FAST, '--max-age-days', '0', '--dry-run', '--url', 'http://due.test/whole']);
+    assert.equal(one.status, 0, one.stderr);
+    assert.match(one.stderr, /reviews: 1 cited URLs of records due a source review, 1 of them to check, read as whole pages \(1 records derived\)/);
     const links = new Map(rowsOf(readFileSync(join(other, 'evidence/link-checks.ndjson'), 'utf8')).map((line) => [line.url as string, line]));
     const index = openArchiveIndex(otherArchive, { readonly: true });
     try {

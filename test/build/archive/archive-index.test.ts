@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { ARCHIVE_INDEX_SCHEMA_VERSION, ArchiveIndexSchemaError, type ArchiveIndexRow, openArchiveIndex, readFirstSchemaRows } from '../../../build/archive/archive-index.ts';
+import { ARCHIVE_INDEX_SCHEMA_VERSION, ArchiveIndexSchemaError, type ArchiveIndexRow, encodedRecordId, openArchiveIndex, readOlderSchemaRows } from '../../../build/archive/archive-index.ts';
+import { writeSecondSchemaIndex } from '../../support/second-schema-index.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 
 const work = makeTempDir('hra-archive-index-');
@@ -65,7 +66,7 @@ describe('openArchiveIndex', () => {
     index.close();
   });
 
-  it('refuses an index of the first schema, naming hra archive reindex, and leaves it as it was; readFirstSchemaRows reads its rows', () => {
+  it('refuses an index of the first schema, naming hra archive reindex, and leaves it as it was; readOlderSchemaRows reads its rows', () => {
     const archive = join(work, 'first-schema');
     mkdirSync(archive, { recursive: true });
     const first = new Database(join(archive, 'index.sqlite'));
@@ -80,7 +81,56 @@ describe('openArchiveIndex', () => {
     const after = new Database(join(archive, 'index.sqlite'), { readonly: true });
     assert.deepEqual(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all(), ['records'], 'nothing was added to it');
     after.close();
-    assert.deepEqual(readFirstSchemaRows(join(archive, 'index.sqlite')), [row({})]);
+    assert.deepEqual(readOlderSchemaRows(join(archive, 'index.sqlite')), [row({})]);
+  });
+
+  it('refuses an index of the second schema (ids as text), naming hra archive reindex, and leaves it as it was; readOlderSchemaRows reads its rows', () => {
+    const archive = join(work, 'second-schema');
+    mkdirSync(archive, { recursive: true });
+    const rows = [row({ recordId: UUID_A, payloadSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }), row({ recordId: UUID_B, type: 'request', offset: 10, payloadSha256: null, concurrentTo: UUID_A })];
+    writeSecondSchemaIndex(join(archive, 'index.sqlite'), rows);
+    for (const readonly of [false, true]) {
+      assert.throws(() => openArchiveIndex(archive, { readonly }), (error: unknown) => error instanceof ArchiveIndexSchemaError && error.schema === 'older'
+        && /index\.sqlite: an index of schema 2 \(record ids as text\); rebuild it with hra archive reindex --archive/.test(error.message));
+    }
+    const after = new Database(join(archive, 'index.sqlite'), { readonly: true });
+    assert.equal(after.pragma('user_version', { simple: true }), 2, 'nothing was changed in it');
+    assert.equal(after.prepare('SELECT typeof(record_id) FROM index_rows LIMIT 1').pluck().get(), 'text');
+    after.close();
+    assert.deepEqual(readOlderSchemaRows(join(archive, 'index.sqlite')), rows);
+  });
+
+  it('stores a record id of the writer\'s form, and the ids a row refers to, as 16 bytes, reading them back as written, also through the records view', () => {
+    const index = openArchiveIndex(join(work, 'ids'));
+    index.insert([
+      row({ recordId: UUID_A }),
+      row({ recordId: UUID_B, type: 'request', offset: 10, payloadSha256: null, concurrentTo: UUID_A }),
+      row({ recordId: UUID_C, type: 'revisit', offset: 20, refersTo: UUID_A }),
+      // Upper case, or not a UUID: kept as written, so that it reads back the same.
+      row({ recordId: UUID_A.toUpperCase(), offset: 30, refersTo: '<urn:uuid:2>' }),
+    ]);
+    const stored = index.database.prepare(`SELECT typeof(record_id) AS id, length(record_id) AS bytes, typeof(refers_to) AS refers, typeof(concurrent_to) AS concurrent
+      FROM index_rows ORDER BY offset`).all();
+    assert.deepEqual(stored, [
+      { id: 'blob', bytes: 16, refers: 'null', concurrent: 'null' },
+      { id: 'blob', bytes: 16, refers: 'null', concurrent: 'blob' },
+      { id: 'blob', bytes: 16, refers: 'blob', concurrent: 'null' },
+      { id: 'text', bytes: UUID_A.length, refers: 'text', concurrent: 'null' },
+    ]);
+    assert.deepEqual(index.byRecordId(UUID_B), row({ recordId: UUID_B, type: 'request', offset: 10, payloadSha256: null, concurrentTo: UUID_A }));
+    assert.equal(index.byRecordId(UUID_A.toUpperCase())?.refersTo, '<urn:uuid:2>');
+    assert.deepEqual(index.database.prepare('SELECT record_id, refers_to, concurrent_to FROM records ORDER BY offset').raw().all(), [
+      [UUID_A, null, null], [UUID_B, null, UUID_A], [UUID_C, UUID_A, null], [UUID_A.toUpperCase(), '<urn:uuid:2>', null],
+    ]);
+    // Through the view, as prune moves a record, and a join on the stored ids as the SQL readers make it.
+    index.database.prepare('UPDATE records SET offset = ? WHERE record_id = ?').run(40, UUID_C);
+    assert.deepEqual(index.byRecordId(UUID_C), row({ recordId: UUID_C, type: 'revisit', offset: 40, refersTo: UUID_A }));
+    assert.deepEqual(index.database.prepare(`SELECT t.record_id FROM records r JOIN records t ON t.record_key = r.refers_key WHERE r.record_key = ${encodedRecordId('@id')}`).pluck().all({ id: UUID_C }), [UUID_A]);
+    index.close();
   });
 });
+
+const UUID_A = '<urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e>';
+const UUID_B = '<urn:uuid:7c9e6679-7425-40de-944b-e07fc1f90ae7>';
+const UUID_C = '<urn:uuid:e1a0c3f2-5b6d-4e8f-9a0b-1c2d3e4f5a6b>';
 

@@ -17,6 +17,7 @@ import { pruneArchive } from '../../../build/archive/prune-archive.ts';
 import { readArchivedRecord } from '../../../build/archive/read-archived-record.ts';
 import { REINDEX_FILE, ReindexError, reindexArchive } from '../../../build/archive/reindex-archive.ts';
 import { archiveRun } from '../../support/evidence-archive-fixture.ts';
+import { writeSecondSchemaIndex } from '../../support/second-schema-index.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 import { warcFiles } from '../../support/warc-files.ts';
 
@@ -131,6 +132,23 @@ describe('reindexArchive', () => {
     assert.deepEqual(rows(archive), before);
     const index = openArchiveIndex(archive, { readonly: true });
     assert.equal(index.database.pragma('user_version', { simple: true }), ARCHIVE_INDEX_SCHEMA_VERSION);
+    index.close();
+  });
+
+  it('turns an index of the second schema (ids as text), which the writer refuses, into one of this schema with the same rows, comparing them', async () => {
+    const archive = await writtenArchive(6350);
+    const before = rows(archive);
+    dropIndex(archive);
+    writeSecondSchemaIndex(join(archive, 'index.sqlite'), before.slice(1));
+    await assert.rejects(openArchiveWriter({ archiveDir: archive, isProcessAlive: dead }), (error: unknown) => error instanceof ArchiveIndexSchemaError && error.schema === 'older' && /hra archive reindex/.test(error.message));
+    const lines: string[] = [];
+    const summary = await reindexArchive({ archiveDir: archive, isProcessAlive: dead, progress: (line) => lines.push(line) });
+    assert.deepEqual(summary.comparison, { previousRows: before.length - 1, missing: [], missingCount: 0, changed: [before[0]!.recordId], changedCount: 1 });
+    assert.ok(lines.some((line) => /of an older schema; rebuilding it from the files/.test(line)), lines.join('\n'));
+    assert.deepEqual(rows(archive), before);
+    const index = openArchiveIndex(archive, { readonly: true });
+    assert.equal(index.database.pragma('user_version', { simple: true }), ARCHIVE_INDEX_SCHEMA_VERSION);
+    assert.equal(index.database.prepare("SELECT COUNT(*) FROM index_rows WHERE typeof(record_id) != 'blob' OR length(record_id) != 16").pluck().get(), 0, 'every id the writer wrote is held as its 16 bytes');
     index.close();
   });
 

@@ -255,6 +255,8 @@ describe('parseBenchOptions', () => {
     assert.deepEqual([quick.rounds, quick.roundSeconds, quick.profile, sectionId(quick)], [2, 2, false, 'scale-10-quick']);
     const links = parseBenchOptions(['--links']);
     assert.deepEqual([links.links, quick.links, sectionId(links)], [true, false, 'links-scale-1']);
+    // --links --quick runs the quarter of the URLs alone: a section of its own, not the full run's.
+    assert.equal(sectionId(parseBenchOptions(['--links', '--quick'])), 'links-scale-1-quick');
   });
   it('takes the rounds, their length and the routes from the command line', () => {
     const given = parseBenchOptions(['--rounds', '6', '--round-seconds', '4', '--routes', 'detail,unfiltered']);
