@@ -3,6 +3,8 @@
  * against the loopback fixture proxy of the tests (scripts/loopback/link-fixture-proxy.ts) answering every
  * site in about 20 ms. Measures the run's duration, peak RSS and the most requests the fixture saw in
  * flight to one host; a second run over a quarter of the URLs shows memory does not follow the URL count.
+ * It runs the compiled CLI (bench.ts compiles first), as an operator runs it; each week's peak RSS is that of
+ * the whole process tree, the extraction children included.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -182,6 +184,12 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
   return `${lines.join('\n')}\n`;
 }
 
+const GIB = 1024 * 1024 * 1024;
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+}
+
 /** The evidence archive's two weeks: bytes by record type, run time, and the weekly growth it implies. */
 function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: LinksRun | undefined, scale: number): string[] {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -196,11 +204,13 @@ function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: Li
   const lines = [
     'Evidence archive (WARC, gzip per record; `records / bytes` per type; the index beside it):',
     '',
-    '| week | duration | requests | WARC bytes added | request records | response records | revisit records | index.sqlite |',
-    '|---|---|---|---|---|---|---|---|',
-    `| first (a new archive) | ${week1.seconds.toFixed(1)} s | ${week1.requests.toLocaleString('en-US')} | ${mb(first)} | ${cell(week1.archive.byType.request)} | ${cell(week1.archive.byType.response)} | ${cell(week1.archive.byType.revisit)} | ${mb(week1.archive.indexBytes)} |`,
-    `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
+    '| week | duration | peak RSS, process tree | requests | WARC bytes added | request records | response records | revisit records | index.sqlite |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| first (a new archive) | ${week1.seconds.toFixed(1)} s | ${mib(week1.peakTreeRssBytes)} | ${week1.requests.toLocaleString('en-US')} | ${mb(first)} | ${cell(week1.archive.byType.request)} | ${cell(week1.archive.byType.response)} | ${cell(week1.archive.byType.revisit)} | ${mb(week1.archive.indexBytes)} |`,
+    `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${mib(week2.peakTreeRssBytes)} | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
     '',
+    `Peak RSS of the process tree (the run and its extraction children, sampled every 100 ms): first week ${mib(week1.peakTreeRssBytes)}, second ${mib(week2.peakTreeRssBytes)}; ` +
+      `${Math.max(week1.peakTreeRssBytes, week2.peakTreeRssBytes) <= GIB ? 'both within' : '**not** both within'} 1 GiB (the target at ten times the published scale).`,
     ...(unarchived ? [`Archiving's cost in time: the first week took ${(week1.seconds / unarchived.seconds).toFixed(2)}x the same run with \`--no-archive\` (${unarchived.seconds.toFixed(1)} s), measured back to back.`] : []),
     `With the index: the second week adds ${mb(second + indexAdded)} of WARC and index, ${((100 * (second + indexAdded)) / (first + week1.archive.indexBytes)).toFixed(1)}% of the first week's ${mb(first + week1.archive.indexBytes)}.`,
     `Weekly growth once pages stop changing: ${mb(second)} of WARC (${mb(second + indexAdded)} with the index) at scale ${scale}, about ${mb(10 * second)} (${mb(10 * (second + indexAdded))}) at ten times it (the same records per request, ten times the requests).`,
