@@ -61,16 +61,17 @@ async function main(): Promise<void> {
       progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
       return;
     }
-    if (options.links) {
-      // --links: the link checker's phase only, which drives no HTTP load.
-      writeSection(options, await benchLinks(root, work, options.scale, command, progress, options.quick));
-      progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
-      return;
-    }
     const compileStarted = performance.now();
     await run('npm', ['run', '--silent', 'compile'], root);
     const compileSeconds = (performance.now() - compileStarted) / 1000;
     progress(`bench: npm run compile ${compileSeconds.toFixed(1)} s`);
+    if (options.links) {
+      // --links: the link checker's phase only, compiled as an operator runs it (no TypeScript loader in the run
+      // or its extraction children, no launcher: hra-bin.js runs dist/js in its own process); it drives no HTTP load.
+      writeSection(options, await benchLinks(root, work, options.scale, command, progress, options.quick));
+      progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
+      return;
+    }
     if (options.reviews) {
       // --reviews: the model reviewer's phase only, compiled as an operator runs it; it drives no HTTP load.
       writeSection(options, await benchReviews(root, work, options.quick, command, progress));

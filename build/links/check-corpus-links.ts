@@ -84,7 +84,10 @@ export const RETRY_AFTER_CAP_MS = 60_000;
 const MIN_BACKOFF_MS = 100;
 const PROGRESS_EVERY_MS = 5_000;
 
-/** Checks every URL of `targets`, calling `deps.record` for each as it finishes. */
+/**
+ * Checks every URL of `targets`, calling `deps.record` for each as it finishes. The run consumes `targets`:
+ * a URL's entries in `quotes.due`, `wholePages` and `previous` are dropped once its attempt is recorded.
+ */
 export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOptions, deps: LinkRunDeps): Promise<LinkRunResult> {
   const gate = createHostGate({ perHost: options.perHost, intervalMs: options.hostIntervalMs, timers: deps.timers });
   const { add, tally } = createLinkRunTally(targets.previous);
@@ -190,6 +193,9 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
     left.set(host, (left.get(host) ?? 1) - 1);
     meter.tick();
     deps.record(check);
+    // Written, the URL is never visited again: what was held for its visit goes, so the run's memory is what is left to check.
+    targets.quotes.due.delete(check.url);
+    targets.wholePages.delete(check.url);
     for (const quoteCheck of quoteChecks) {
       deps.recordQuote(quoteCheck);
       quotes[quoteCheck.outcome] += 1;

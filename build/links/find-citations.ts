@@ -8,8 +8,11 @@ export interface CitingRecord {
   programId: string;
 }
 
+/** The parts of a corpus that say which records cite which URL (what visitCitations reads). */
+export type CitingCorpus = Pick<Corpus, 'national' | 'cities' | 'programFiles' | 'corrections'>;
+
 /** Maps each URL of `urls` that a served record cites to those records, in visitCitations order. */
-export function findCitations(corpus: Corpus, urls: ReadonlySet<string>): Map<string, CitingRecord[]> {
+export function findCitations(corpus: CitingCorpus, urls: ReadonlySet<string>): Map<string, CitingRecord[]> {
   const found = new Map<string, CitingRecord[]>();
   if (urls.size === 0) return found;
   visitCitations(corpus, ({ city, programId, url }) => {

@@ -23,8 +23,12 @@ export interface LinkRunTally {
   changed: ChangedLink[];
 }
 
-/** Creates a tally comparing each new attempt with `previous` (the latest attempt before the run). */
-export function createLinkRunTally(previous: ReadonlyMap<string, LinkCheck>): { add(check: LinkCheck, reason: string): void; tally: LinkRunTally } {
+/**
+ * Creates a tally comparing each new attempt with `previous` (the latest attempt before the run). A URL is
+ * added once, so its entry is dropped from `previous` once compared: a run holds the previous attempts only
+ * of the URLs it has yet to finish.
+ */
+export function createLinkRunTally(previous: Map<string, LinkCheck>): { add(check: LinkCheck, reason: string): void; tally: LinkRunTally } {
   const tally: LinkRunTally = { checked: 0, outcomes: { live: 0, dead: 0, 'bot-blocked': 0, inconclusive: 0 }, firstChecks: 0, changed: [] };
   return {
     tally,
@@ -32,6 +36,7 @@ export function createLinkRunTally(previous: ReadonlyMap<string, LinkCheck>): { 
       tally.checked += 1;
       tally.outcomes[check.outcome] += 1;
       const before = previous.get(check.url);
+      previous.delete(check.url);
       if (before === undefined) tally.firstChecks += 1;
       else if (before.outcome !== check.outcome) {
         tally.changed.push({ url: check.url, from: before.outcome, to: check.outcome, httpStatus: check.httpStatus, reason });

@@ -5,6 +5,8 @@
  * flight to one host; a second run over a quarter of the URLs shows memory does not follow the URL count.
  * `--quick` runs the quarter alone: links alone, with quotes (the archive's first week) and an unchanged
  * second week over the same URLs, so that the ratios fit a loaded machine's quarter hour.
+ * It runs the compiled CLI (bench.ts compiles first), as an operator runs it; each week's peak RSS is that of
+ * the whole process tree, the extraction children included.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -193,6 +195,12 @@ function render(report: { command: string; scale: number; rows: number; runs: Li
   return `${lines.join('\n')}\n`;
 }
 
+const GIB = 1024 * 1024 * 1024;
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+}
+
 /** The evidence archive's two weeks: bytes by record type, run time, and the weekly growth it implies. */
 function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: LinksRun | undefined, scale: number, linksAlone: LinksRun | undefined): string[] {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -207,11 +215,13 @@ function renderArchiveWeeks([week1, week2]: [LinksRun, LinksRun], unarchived: Li
   const lines = [
     'Evidence archive (WARC, gzip per record; `records / bytes` per type; the index beside it):',
     '',
-    '| week | duration | requests | WARC bytes added | request records | response records | revisit records | index.sqlite |',
-    '|---|---|---|---|---|---|---|---|',
-    `| first (a new archive) | ${week1.seconds.toFixed(1)} s | ${week1.requests.toLocaleString('en-US')} | ${mb(first)} | ${cell(week1.archive.byType.request)} | ${cell(week1.archive.byType.response)} | ${cell(week1.archive.byType.revisit)} | ${mb(week1.archive.indexBytes)} |`,
-    `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
+    '| week | duration | peak RSS, process tree | requests | WARC bytes added | request records | response records | revisit records | index.sqlite |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| first (a new archive) | ${week1.seconds.toFixed(1)} s | ${mib(week1.peakTreeRssBytes)} | ${week1.requests.toLocaleString('en-US')} | ${mb(first)} | ${cell(week1.archive.byType.request)} | ${cell(week1.archive.byType.response)} | ${cell(week1.archive.byType.revisit)} | ${mb(week1.archive.indexBytes)} |`,
+    `| second, nothing changed | ${week2.seconds.toFixed(1)} s | ${mib(week2.peakTreeRssBytes)} | ${week2.requests.toLocaleString('en-US')} | ${mb(second)} (${((100 * second) / first).toFixed(1)}% of the first) | ${cell(added('request'))} | ${cell(added('response'))} | ${cell(added('revisit'))} | ${mb(week2.archive.indexBytes)} |`,
     '',
+    `Peak RSS of the process tree (the run and its extraction children, sampled every 100 ms): first week ${mib(week1.peakTreeRssBytes)}, second ${mib(week2.peakTreeRssBytes)}; ` +
+      `${Math.max(week1.peakTreeRssBytes, week2.peakTreeRssBytes) <= GIB ? 'both within' : '**not** both within'} 1 GiB (the target at ten times the published scale).`,
     ...(unarchived ? [`Archiving's cost in time: the first week took ${(week1.seconds / unarchived.seconds).toFixed(2)}x the same run with \`--no-archive\` (${unarchived.seconds.toFixed(1)} s), measured back to back.`] : []),
     `The unchanged week's quote checks: ${week2.reused.toLocaleString('en-US')} carried forward from the first week's verdicts, ${week2.extracted.toLocaleString('en-US')} pages extracted (the first week: ${week1.extracted.toLocaleString('en-US')} extracted, ${week1.reused.toLocaleString('en-US')} reused).`,
     ...(linksAlone ? [`Ratio, the unchanged second week: ${(week2.seconds / linksAlone.seconds).toFixed(2)}x the time of links alone over the same URLs (${linksAlone.seconds.toFixed(1)} s; target: at most 1.1x).`] : []),

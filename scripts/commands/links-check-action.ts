@@ -10,12 +10,12 @@ import { openAppendOnlyLog, type AppendOnlyLog } from '../../build/links/append-
 import { createPageTextExtractor, DEFAULT_EXTRACT_CHILDREN } from '../../build/quotes/create-page-text-extractor.ts';
 import { checkCorpusLinks, type LinkRunOptions, type LinkRunResult } from '../../build/links/check-corpus-links.ts';
 import { createLinkDispatcher } from '../../build/links/create-link-dispatcher.ts';
-import { findCitations } from '../../build/links/find-citations.ts';
+import { findCitations, type CitingCorpus } from '../../build/links/find-citations.ts';
 import { LINK_CHECKS_FILE, openLinkCheckLog, type LinkCheckLog } from '../../build/links/link-check-log.ts';
 import { linkUserAgent } from '../../build/links/link-user-agent.ts';
 import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
-import { selectLinkTargets } from '../../build/links/select-link-targets.ts';
+import { selectLinkTargets, type LinkTargets } from '../../build/links/select-link-targets.ts';
 import { DEFAULT_DUE_WITHIN_DAYS, findDueReviews } from '../../build/reviews/find-due-reviews.ts';
 import { recordKey } from '../../build/derive/apply-corrections.ts';
 import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
@@ -77,24 +77,15 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
   const shownProxy = proxy === undefined ? undefined : redactPassword(proxy);
   for (const url of flags.url ?? []) if (!/^https?:\/\/./.test(url)) throw new CliFailure(`--url ${JSON.stringify(url)}: must be an http:// or https:// URL`);
 
-  const corpus = loadCorpusOrFail(flags.corpus);
-  const userAgent = flags.userAgent ?? linkUserAgent(corpus.manifest);
-  if (userAgent === undefined || userAgent.trim() === '') {
-    throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
-  }
-  // The records `reviews due` lists at the run's date, by the queue's own rule: their pages are read whole.
-  // A --url run derives only the records its URLs cite: the queue of the rest cannot choose its pages.
-  const queue = findDueReviews(corpus, { at: options.checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS, ...(flags.url ? { records: recordsCiting(corpus, flags.url) } : {}) });
-  const reviewPages = new Set(queue.due.map((item) => item.url));
-  const targets = selectLinkTargets(corpus, { today: options.checkedAt, maxAgeDays, quotes: flags.quotes !== false, reviewPages, ...(flags.url ? { only: flags.url } : {}) });
+  const { corpus, targets, reviews } = chooseTargets(flags, options.checkedAt, maxAgeDays);
+  const { userAgent } = corpus;
   const [uncited] = targets.uncited;
   if (uncited !== undefined) throw new CliFailure(`--url ${uncited}: no program of a live city and no national record cites it`);
   progress(`links: ${targets.cited} cited URLs, ${targets.fresh} checked within ${maxAgeDays} days, ${targets.urls.length} to check`);
   const { quotes } = targets;
   const quotesDue = quotes.quotes - quotes.fresh;
   progress(`quotes: ${quotes.quotes} amount quotes on them, ${quotes.fresh} checked within ${maxAgeDays} days, ${quotesDue} to check`);
-  const reviewed = targets.urls.filter((url) => reviewPages.has(url)).length;
-  progress(`reviews: ${reviewPages.size} cited URLs of records due a source review, ${reviewed} of them to check, read as whole pages (${queue.derived} records derived)`);
+  progress(`reviews: ${reviews.due} cited URLs of records due a source review, ${reviews.toCheck} of them to check, read as whole pages (${reviews.derived} records derived)`);
 
   if (proxy !== undefined && targets.urls.length > 0) {
     await probeProxy(proxy, options.timeoutMs).catch((error: Error) => {
@@ -192,7 +183,36 @@ function recordsCiting(corpus: Corpus, urls: readonly string[]): Set<string> {
   return keys;
 }
 
-function moveAsOf(corpus: Corpus, date: string): AsOfMove | undefined {
+/** What a run keeps of the corpus once its targets are chosen: where it is, its manifest, and what says which record cites a URL. */
+interface RunCorpus extends CitingCorpus {
+  root: string;
+  manifest: Corpus['manifest'];
+  /** The run's User-Agent (--user-agent, else drawn from the manifest's contact). */
+  userAgent: string;
+}
+
+/**
+ * Loads the corpus and chooses the run's URLs. Only a RunCorpus leaves: the evidence lines, reviews and
+ * change events are read here and nowhere after, and held for the run they would be its largest
+ * allocation (BENCHMARKS.md, "Link check at ten times the scale").
+ */
+function chooseTargets(flags: LinksCheckFlags, checkedAt: string, maxAgeDays: number): { corpus: RunCorpus; targets: LinkTargets; reviews: { due: number; toCheck: number; derived: number } } {
+  const corpus = loadCorpusOrFail(flags.corpus);
+  const userAgent = flags.userAgent ?? linkUserAgent(corpus.manifest);
+  if (userAgent === undefined || userAgent.trim() === '') {
+    throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
+  }
+  // The records `reviews due` lists at the run's date, by the queue's own rule: their pages are read whole.
+  // A --url run derives only the records its URLs cite: the queue of the rest cannot choose its pages.
+  const queue = findDueReviews(corpus, { at: checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS, ...(flags.url ? { records: recordsCiting(corpus, flags.url) } : {}) });
+  const reviewPages = new Set(queue.due.map((item) => item.url));
+  const targets = selectLinkTargets(corpus, { today: checkedAt, maxAgeDays, quotes: flags.quotes !== false, reviewPages, ...(flags.url ? { only: flags.url } : {}) });
+  const toCheck = targets.urls.filter((url) => reviewPages.has(url)).length;
+  const { root, manifest, national, cities, programFiles, corrections } = corpus;
+  return { corpus: { root, manifest, national, cities, programFiles, corrections, userAgent }, targets, reviews: { due: reviewPages.size, toCheck, derived: queue.derived } };
+}
+
+function moveAsOf(corpus: RunCorpus, date: string): AsOfMove | undefined {
   try {
     return advanceAsOf(corpus.root, date);
   } catch (error) {
@@ -200,7 +220,7 @@ function moveAsOf(corpus: Corpus, date: string): AsOfMove | undefined {
   }
 }
 
-function openLog(corpus: Corpus): LinkCheckLog {
+function openLog(corpus: RunCorpus): LinkCheckLog {
   try {
     return openLinkCheckLog(corpus.root);
   } catch (error) {
@@ -239,7 +259,7 @@ interface QuoteRun {
 }
 
 function printSummary(
-  corpus: Corpus, tally: LinkRunTally, quoteRun: QuoteRun,
+  corpus: RunCorpus, tally: LinkRunTally, quoteRun: QuoteRun,
   run: { cited: number; fresh: number; appended: number; dryRun: boolean; json: boolean; file: string | undefined; asOf: AsOfMove | undefined },
 ): void {
   const citations = findCitations(corpus, new Set(tally.changed.map((change) => change.url)));
