@@ -1,13 +1,14 @@
 /**
  * Builds a snapshot into a temporary file and publishes it atomically: fsync, write its checksum file
- * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments` (renamed into place before the
- * snapshot, so no reader sees the snapshot without them), rename to `<out>/<revision>.sqlite`, then repoint
+ * `<out>/<revision>.sqlite.sha256` and its segments file `.sqlite.segments`, whose digest the `.sha256`'s
+ * second line records (renamed into place before the snapshot, so no reader sees the snapshot without them), rename to `<out>/<revision>.sqlite`, then repoint
  * `<out>/current.sqlite`. All three are published read-only (PUBLISHED_FILE_MODE): a snapshot is replaced by
  * rename, never edited or copied over, and a gateway stops serving a file written to in place (docs/operators.md
  * "Operations"); the mode turns the easy mistake, a `cp` over `current.sqlite`, into a refusal. A failed or interrupted build leaves nothing behind: its temporary files are
  * removed, and so is any file it had already renamed into place, so the previously published revision
  * stays exactly as it was. Temporaries of a build killed outright are swept by the next build.
  */
+import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Corpus } from '../corpus/corpus-types.ts';
@@ -16,7 +17,7 @@ import { computeRevision, liveCitySlugs } from '../revision/compute-revision.ts'
 import { cityTaskInputs } from './city-tasks.ts';
 import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner, type CityWorkers } from './city-worker-pool.ts';
 import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
-import { checksumFileOf, formatChecksumLine } from './snapshot-checksum.ts';
+import { checksumFileOf, formatChecksumLines } from './snapshot-checksum.ts';
 import { digestFileWithSegments, formatSegmentDigests, segmentsFileOf } from './snapshot-segments.ts';
 import { buildTemporaryPath, sweepStaleBuildFiles } from './sweep-stale-build-files.ts';
 import { writeSnapshotSteps, type SnapshotSummary } from './write-snapshot.ts';
@@ -88,8 +89,10 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
     yield;
     // One read of the file yields both digests; both files are in place before the snapshot appears.
     const fileDigests = digestFileWithSegments(temporary, options.segmentBytes);
-    writeFileSync(checksumFileOf(temporary), formatChecksumLine(fileDigests.sha256, basename(file)));
-    writeFileSync(segmentsFileOf(temporary), formatSegmentDigests(fileDigests));
+    // The `.sha256` binds the segments file by its digest, so the gateway may check the pieces on every core.
+    const segmentsText = formatSegmentDigests(fileDigests);
+    writeFileSync(segmentsFileOf(temporary), segmentsText);
+    writeFileSync(checksumFileOf(temporary), formatChecksumLines(fileDigests.sha256, basename(file), sha256OfText(segmentsText), basename(segmentsFileOf(file))));
     fsyncPath(checksumFileOf(temporary));
     fsyncPath(segmentsFileOf(temporary));
     for (const path of [temporary, checksumFileOf(temporary), segmentsFileOf(temporary)]) chmodSync(path, PUBLISHED_FILE_MODE);
@@ -107,6 +110,10 @@ function* publishSteps(corpus: Corpus, outDir: string, onProgress: (message: str
     if (!published) for (const path of placed) rmSync(path, { force: true });
     for (const path of [temporary, `${temporary}-journal`, checksumFileOf(temporary), segmentsFileOf(temporary)]) rmSync(path, { force: true });
   }
+}
+
+function sha256OfText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function startRunner(corpus: Corpus, liveCities: number, { workers, cityWorkers }: PublishOptions): CityTaskRunner {

@@ -1,8 +1,11 @@
 /**
- * The checksum file published beside every snapshot: `<revision>.sqlite.sha256`, one line in
- * `sha256sum` format (`<64 hex>  <file name>`), so `sha256sum -c` checks it too. It lives outside the
- * SQLite file, so the snapshot's own bytes stay reproducible; the gateway refuses a snapshot whose bytes
- * no longer hash to it (gateway/snapshot/load-snapshot.ts).
+ * The checksum file published beside every snapshot: `<revision>.sqlite.sha256`, in `sha256sum` format
+ * (`<64 hex>  <file name>` lines), so `sha256sum -c` checks it too. Its first line is the snapshot's; a
+ * second line, written since snapshots publish a bound tree, is that of the segments file
+ * (snapshot-segments.ts), so the piece digests the gateway checks in parallel are vouched for by the same
+ * file an auditor checks (docs/decisions.md "The start-up hash"). It lives outside the SQLite file, so the
+ * snapshot's own bytes stay reproducible; the gateway refuses a snapshot whose bytes no longer hash to it
+ * (gateway/snapshot/load-snapshot.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -20,11 +23,43 @@ export function formatChecksumLine(hex: string, fileName: string): string {
   return `${hex}  ${fileName}\n`;
 }
 
-const LINE = /^([0-9a-f]{64}) [ *]\S[^\n]*\n?$/;
+/** What a checksum file records: the snapshot's digest and, when the build bound one, its segments file's. */
+export interface RecordedChecksums {
+  /** Hex SHA-256 of the whole snapshot file (the first line). */
+  readonly sha256: string;
+  /** Hex SHA-256 of the bytes of `<snapshot>.segments` (the second line), absent in a file of one line. */
+  readonly segmentsSha256: string | undefined;
+}
 
-/** The hex digest a checksum file's text records, or undefined when the text is not one checksum line. */
+/**
+ * The checksum file's text binding the segments file too: the snapshot's line, then the segments file's
+ * (`segmentsFileName` must be `fileName` + `.segments`, which the parser requires).
+ */
+export function formatChecksumLines(hex: string, fileName: string, segmentsHex: string, segmentsFileName: string): string {
+  return formatChecksumLine(hex, fileName) + formatChecksumLine(segmentsHex, segmentsFileName);
+}
+
+const LINE = /^([0-9a-f]{64}) [ *](\S[^\n]*)$/;
+// Spelled here, not imported from snapshot-segments.ts, so the two sidecar modules need not import each other.
+const SEGMENTS_NAME_SUFFIX = '.segments';
+
+/**
+ * What a checksum file's text records, or undefined when it is neither one checksum line nor two whose second
+ * names the first's file with `.segments` appended.
+ */
+export function parseChecksumFile(text: string): RecordedChecksums | undefined {
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  if (lines.length > 2) return undefined;
+  const [first, second] = lines.map((line) => LINE.exec(line));
+  if (first === undefined || first === null || first[1] === undefined) return undefined;
+  if (second === undefined) return { sha256: first[1], segmentsSha256: undefined };
+  if (second === null || second[1] === undefined || second[2] !== `${first[2]}${SEGMENTS_NAME_SUFFIX}`) return undefined;
+  return { sha256: first[1], segmentsSha256: second[1] };
+}
+
+/** The snapshot's hex digest a checksum file's text records (its first line), or undefined when parseChecksumFile refuses it. */
 export function parseChecksumLine(text: string): string | undefined {
-  return LINE.exec(text)?.[1];
+  return parseChecksumFile(text)?.sha256;
 }
 
 // 4 MiB reads: large enough that the syscall count is negligible, small enough to stay out of the way.

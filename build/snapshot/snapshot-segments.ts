@@ -1,9 +1,9 @@
 /**
- * The segment digests published beside every snapshot: `<revision>.sqlite.segments`, the SHA-256 of each
- * 256 MiB slice of the file, bound to the whole-file digest of `<revision>.sqlite.sha256`. One SHA-256
- * stream runs on one core; slices can be checked on every core at once, so the gateway's start-up check
- * scales with them (figures in BENCHMARKS.md).
- * The whole-file line stays for `sha256sum -c` and auditors.
+ * The segment digests published beside every snapshot (the tree): `<revision>.sqlite.segments`, the
+ * SHA-256 of each 256 MiB slice of the file and the whole-file digest they belong to. The
+ * `<revision>.sqlite.sha256` records this file's own SHA-256 on its second line (snapshot-checksum.ts), so
+ * `sha256sum -c` checks both. One SHA-256 stream runs on one core; slices can be checked on every core at
+ * once, so the gateway's check scales with them (figures in BENCHMARKS.md).
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';

@@ -7,19 +7,19 @@
  *    size x page count recorded in the header. Refuses text files, empty files, other SQLite databases,
  *    truncated files and appended bytes.
  * 2. `checksum`: `<file>.sha256` (written by `hra build` before the snapshot is renamed into place) must
- *    exist and hold one `sha256sum` line.
+ *    exist and hold the file's `sha256sum` line, and, when it binds one, the line of `<file>.segments`, whose
+ *    bytes must then hash to it (read-published-digests.ts).
  * 3. `format` (O(1)): meta format name and `format_version` (openSnapshot).
- * 4. `content` (O(file size)): the SHA-256 of every byte of the file, on a worker thread, must equal the
- *    checksum file's. This is what catches one flipped byte anywhere: in a served body, an index, a
- *    b-tree page. It is always the whole file, in one stream: a whole-file SHA-256 cannot be computed
- *    from slices' digests, so slices checked against `<file>.segments` would vouch only for that file,
- *    which could have been rewritten with the bytes, while `sha256sum -c` on the checksum file fails.
- *    The segments file, when published, must name the checksum file's digest and the file's size; its
- *    slices are hashed only to name where a refused file differs.
+ * 4. `content` (O(file size)): every byte of the file is hashed, on worker threads. With a bound tree, each
+ *    piece's SHA-256 must equal the segments file's, the pieces hashed on every core at once; without one (an
+ *    older build, or a segments file not copied), the SHA-256 of the whole file, in one stream, must equal the
+ *    checksum file's. Either catches one flipped byte anywhere: in a served body, an index, a b-tree page.
+ *    An unbound segments file (an older build's `.sha256` has one line) vouches for nothing, since it could
+ *    be rewritten with the bytes: its slices are hashed only to name where a refused file differs.
  *
- * Why the whole-file SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash
- * streams the file at disk/page-cache speed while the content digest walks every row through SQLite, and
- * measured two to three times faster (BENCHMARKS.md, "Measurements behind code comments").
+ * Why raw SHA-256 and not the in-file `content_digest`: both are O(size), but the raw hash streams the file
+ * at disk/page-cache speed while the content digest walks every row through SQLite, and measured two to
+ * three times faster (BENCHMARKS.md, "Measurements behind code comments").
  * A check that reads every byte cannot be O(1), so start-up time grows with the file (docs/operators.md
  * "Operations"); a lazy per-row check would start faster but could not refuse a flipped byte at start,
  * which the operator contract requires.
@@ -34,13 +34,14 @@
  * check's own would be; any other in-flight hash is released and the file hashed here.
  */
 import { availableParallelism } from 'node:os';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { inspectSnapshotHeader, SQLITE_HEADER_BYTES } from '../../build/snapshot/inspect-snapshot.ts';
-import { checksumFileOf, parseChecksumLine } from '../../build/snapshot/snapshot-checksum.ts';
-import { parseSegmentDigests, segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
+import { checksumFileOf } from '../../build/snapshot/snapshot-checksum.ts';
+import { segmentRanges, segmentsFileOf, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity, identityOfStats } from '../files/file-identity.ts';
 import { openSnapshot, SnapshotRejectedError, type Snapshot } from './open-snapshot.ts';
 import { INLINE_HASH_BYTES, sha256OfDescriptor, sha256OfRanges } from './sha256-of-descriptor.ts';
+import { readPublishedDigests } from './read-published-digests.ts';
 import { hashedRanges, type ByteRanges, type SnapshotHashInFlight } from './start-snapshot-hash.ts';
 
 /** A snapshot that passed every check, with what the check cost. */
@@ -64,7 +65,7 @@ export interface LoadSnapshotOptions {
   verified?: Map<string, string>;
   /** Abandons the hash (shutdown); the load then rejects. */
   signal?: AbortSignal;
-  /** Worker threads that hash a refused file by segment, to name where it differs; one per core unless told. */
+  /** Worker threads that hash a file's bound tree, or a refused file by segment to name where it differs; one per core unless told. */
   hashWorkers?: number;
   /** Files up to this size are hashed whole on the calling thread (tests set 0 to exercise the workers). */
   inlineHashBytes?: number;
@@ -112,24 +113,33 @@ async function checkAndOpen(path: string, options: LoadSnapshotOptions): Promise
     readSync(fd, header, 0, SQLITE_HEADER_BYTES, 0);
     const structure = inspectSnapshotHeader(header, Number(stat.size));
     if (!structure.ok) throw refuse(structure.check, structure.reason);
-    const recorded = readRecordedChecksum(file, refuse);
+    const size = Number(stat.size);
+    const published = readPublishedDigests(file, size);
+    if (!published.ok) throw refuse(published.refusal.check, published.refusal.reason);
+    const { recorded, tree, unboundSegments } = published.digests;
     snapshot = openSnapshot(file);
     const identity = identityOfStats(stat);
     const hashed = options.verified?.get(identity) !== recorded;
     let hashedEarly = false;
     if (!hashed) options.whileHashing?.(snapshot);
     else {
-      const size = Number(stat.size);
       const inline = size <= (options.inlineHashBytes ?? INLINE_HASH_BYTES);
-      const segments = inline ? undefined : readSegmentDigests(file, recorded, size, refuse);
-      const ranges = hashedRanges(size);
+      // A small file is hashed whole in place (cheaper than starting workers), its tree bound all the same.
+      const pieces = inline ? undefined : tree;
+      const ranges = hashedRanges(size, pieces);
       const early = earlyDigests(options, file, identity, ranges);
       hashedEarly = early !== undefined;
+      const workers = pieces === undefined ? 1 : options.hashWorkers ?? availableParallelism();
       // Under way before the caller's work while hashing; awaited right after it, so a rejection is always handled.
-      const digests = early ?? (inline ? sha256OfDescriptor(fd, size, options.signal).then((digest) => [digest]) : sha256OfRanges(fd, ranges, 1, options.signal));
+      const digests = early ?? (inline ? sha256OfDescriptor(fd, size, options.signal).then((digest) => [digest]) : sha256OfRanges(fd, ranges, workers, options.signal));
       options.whileHashing?.(snapshot);
-      const actual = (await digests)[0] ?? '';
-      if (actual !== recorded) throw await contentRefusal(fd, file, { actual, recorded, segments }, options, refuse);
+      const actual = await digests;
+      if (pieces !== undefined) {
+        const bad = actual.findIndex((hex, index) => hex !== pieces.segments[index]);
+        if (bad >= 0 || actual.length !== pieces.segments.length) throw pieceRefusal(file, ranges, actual, pieces, Math.max(bad, 0), refuse);
+      } else if (actual[0] !== recorded) {
+        throw await contentRefusal(fd, file, { actual: actual[0] ?? '', recorded, segments: inline ? undefined : unboundSegments }, options, refuse);
+      }
     }
     // The path could have been replaced by a rename mid-check: SQLite must hold the very bytes we hashed.
     if (fileIdentity(file) !== identity) throw refuse('content', 'the file was replaced while it was being checked');
@@ -166,18 +176,17 @@ function earlyDigests(options: LoadSnapshotOptions, file: string, identity: stri
   return inFlight.digests;
 }
 
-function readRecordedChecksum(file: string, refuse: (check: string, reason: string) => SnapshotRejectedError): string {
-  const checksumFile = checksumFileOf(file);
-  let text: string;
-  try {
-    text = readFileSync(checksumFile, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw refuse('checksum', missing ? `no checksum file ${checksumFile} (hra build writes it beside the snapshot)` : `cannot read ${checksumFile}: ${(error as Error).message}`);
-  }
-  const recorded = parseChecksumLine(text);
-  if (recorded === undefined) throw refuse('checksum', `${checksumFile} is not one sha256sum line`);
-  return recorded;
+/** The refusal of a file one of whose pieces does not hash to what its bound tree records, naming the first. */
+function pieceRefusal(
+  file: string,
+  ranges: ByteRanges,
+  actual: readonly string[],
+  tree: SegmentDigests,
+  bad: number,
+  refuse: (check: string, reason: string) => SnapshotRejectedError,
+): SnapshotRejectedError {
+  const [start, end] = ranges[bad] ?? [0, 0];
+  return refuse('content', `segment ${bad} (bytes ${start}-${end}) sha256 ${actual[bad] ?? '(none)'} does not match ${tree.segments[bad]} recorded in ${segmentsFileOf(file)} (bound to ${checksumFileOf(file)} by its sha256)`);
 }
 
 /**
@@ -200,23 +209,6 @@ async function contentRefusal(
   if (bad < 0) return refuse('content', `${whole}; every slice matches ${segmentsFileOf(file)}, which therefore does not belong to it`);
   const [start, end] = ranges[bad] ?? [0, 0];
   return refuse('content', `segment ${bad} (bytes ${start}-${end}) sha256 ${slices[bad]} does not match ${segments.segments[bad]} recorded in ${segmentsFileOf(file)} (${whole})`);
-}
-
-/** The file's segment digests, or undefined when the build published none; used only to say where a refused file differs. */
-function readSegmentDigests(file: string, recorded: string, size: number, refuse: (check: string, reason: string) => SnapshotRejectedError): SegmentDigests | undefined {
-  const segmentsFile = segmentsFileOf(file);
-  let text: string;
-  try {
-    text = readFileSync(segmentsFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw refuse('checksum', `cannot read ${segmentsFile}: ${(error as Error).message}`);
-  }
-  const segments = parseSegmentDigests(text);
-  if (segments === undefined) throw refuse('checksum', `${segmentsFile} is not a segments file`);
-  if (segments.sha256 !== recorded) throw refuse('checksum', `${segmentsFile} records sha256 ${segments.sha256}, ${checksumFileOf(file)} records ${recorded}`);
-  if (segments.fileBytes !== size) throw refuse('content', `file is ${size} bytes, ${segmentsFile} records ${segments.fileBytes}`);
-  return segments;
 }
 
 function remember(verified: Map<string, string> | undefined, identity: string, digest: string): void {

@@ -91,7 +91,8 @@ export function createSnapshotReloader(options: SnapshotReloaderOptions): Snapsh
     if (failed) verified.delete(servedIdentity);
     let loaded: LoadedSnapshot;
     try {
-      loaded = await loadSnapshot(dataset, { verified, signal });
+      // One worker: a swap's check shares the machine with the requests being served, which start-up's does not.
+      loaded = await loadSnapshot(dataset, { verified, signal, hashWorkers: 1 });
     } catch (error) {
       const reason = (error as Error).message;
       if (signal.aborted) return { status: 'refused', revision: serving, reason };

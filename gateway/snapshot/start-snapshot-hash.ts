@@ -1,17 +1,21 @@
 /**
  * Starts the start-up check's hash of a snapshot before the rest of the gateway is loaded: `hra serve`
- * calls this first thing, so the file is hashed on a worker while the main thread imports and builds the
+ * calls this first thing, so the file is hashed on workers while the main thread imports and builds the
  * gateway (docs/operators.md "Operations"). It decides and compares nothing: it only hashes the byte
- * ranges the check will ask for, on the descriptor it opened, and records the identity of the bytes it
- * reads. loadSnapshot then uses the digests only for that very file at that very identity and those very
- * ranges, and compares them with the published digests as it would its own (load-snapshot.ts); anything
- * else, and any failure here, leaves the check to loadSnapshot, which reports it as it always has.
+ * ranges the check will ask for (the pieces of a bound tree on every core, else the whole file in one
+ * stream: read-published-digests.ts decides for both), on the descriptor it opened, and records the
+ * identity of the bytes it reads. loadSnapshot then uses the digests only for that very file at that very
+ * identity and those very ranges, and compares them with the published digests as it would its own
+ * (load-snapshot.ts); anything else, and any failure here, leaves the check to loadSnapshot, which reports
+ * it as it always has.
  *
- * Its only imports are node's and other import-free modules, so importing it costs next to nothing.
+ * Its only imports are node's and modules that import only node's, so importing it costs next to nothing.
  */
 import { closeSync, fstatSync, openSync, realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { segmentRanges, type SegmentDigests } from '../../build/snapshot/snapshot-segments.ts';
 import { identityOfStats } from '../files/file-identity.ts';
+import { readPublishedDigests } from './read-published-digests.ts';
 import { INLINE_HASH_BYTES, sha256OfRanges } from './sha256-of-descriptor.ts';
 
 /** Byte ranges [start, end) of a file, in order. */
@@ -23,7 +27,7 @@ export interface SnapshotHashInFlight {
   readonly file: string;
   /** Identity (file-identity.ts) of the descriptor being hashed, taken when it was opened. */
   readonly identity: string;
-  /** What is hashed: the whole file, as one range. */
+  /** What is hashed: the pieces of the file's bound tree, or the whole file as one range. */
   readonly ranges: ByteRanges;
   /** When the hash started, in milliseconds since the process began (performance.now()). */
   readonly startedMs: number;
@@ -46,9 +50,12 @@ export interface StartSnapshotHashOptions {
   inlineHashBytes?: number;
 }
 
-/** The ranges the start-up check hashes in a file of `size` bytes: the whole file, the one digest `.sha256` records. */
-export function hashedRanges(size: number): [number, number][] {
-  return [[0, size]];
+/**
+ * The ranges the start-up check hashes in a file of `size` bytes: each piece of its bound tree, or without
+ * one the whole file, the one digest `.sha256` records.
+ */
+export function hashedRanges(size: number, tree: SegmentDigests | undefined): [number, number][] {
+  return tree === undefined ? [[0, size]] : segmentRanges(tree.fileBytes, tree.segmentBytes);
 }
 
 /**
@@ -75,7 +82,9 @@ export function startSnapshotHash(path: string, options: StartSnapshotHashOption
       return undefined;
     }
     identity = identityOfStats(stat);
-    ranges = hashedRanges(size);
+    // Sidecars that refuse the file are the check's to report; it refuses before comparing, and releases this hash.
+    const published = readPublishedDigests(file, size);
+    ranges = hashedRanges(size, published.ok ? published.digests.tree : undefined);
   } catch {
     closeSync(fd);
     return undefined;

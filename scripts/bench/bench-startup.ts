@@ -72,7 +72,7 @@ export async function benchStartup(context: StartupContext): Promise<string> {
   notes.push(
     `each round runs every subject once, in the order of the table; a gateway's time is spawn to its first 200 on \`${context.probePath}\` with a commercial key (asked every 5 ms from its \`listening on\` line), a command's spawn to exit; the ratio is taken round by round, against the openssl of the same round.`,
     `gateways: \`node ${PRODUCTION_NODE_FLAGS.join(' ')} ${COMPILED_HRA} serve\` (Method item 3) with the embedded defaults (SQLite key store, in-memory limits); the launcher runs dist/js in its own process when it is current (\`npm run compile\` ran first), npx adds npm's own start.`,
-    `file: ${(statSync(realpathSync(dataset)).size / 1e9).toFixed(2)} GB; ${availableParallelism()} CPUs: the gateway hashes the whole file on one worker (the digest .sha256 records), openssl the whole file on one.`,
+    `file: ${(statSync(realpathSync(dataset)).size / 1e9).toFixed(2)} GB; ${availableParallelism()} CPUs: the gateway hashes the pieces of the tree its .sha256 binds on one worker per CPU (a .sha256 of one line, as builds before the bound tree wrote, on one worker as one stream), openssl the whole file on one.`,
   );
   return renderStartupReport({
     command: context.command,

@@ -23,10 +23,11 @@ import { registerCommands } from '../../scripts/commands/register-commands.ts';
 import { codeOf, linesWithFences, readDocFiles, sectionsOf, type DocSection } from '../support/markdown-docs.ts';
 import { ROOT } from '../support/run-hra.ts';
 
-/** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql, rclone, aws...), never `hra`'s. */
+/** Flags of other programs the docs show in their commands (node, npm, wrk, git, perf, psql, rclone, aws, sha256sum...), never `hra`'s. */
 const OTHER_PROGRAMS_FLAGS = new Set([
   '--import', '--test', '--test-reporter', '--max-old-space-size', '--max-semi-space-size', '--cpu-prof',
   '--perf-basic-prof', '--trace-gc', '--silent', '--noEmit', '--clean', '--latency', '--include', '--exclude', '--delete',
+  '--ignore-missing',
 ]);
 
 /** Flags of the measuring scripts the docs run by path (scripts/bench/*.ts), each held to its script's own source. */

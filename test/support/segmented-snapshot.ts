@@ -2,8 +2,8 @@
  * A snapshot of the mini corpus published with small segments (so that a file of a few hundred KB is
  * checked through several of them, on workers), and copies of it with both digest files, to damage.
  */
-import { copyFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { loadCorpus } from '../../build/corpus/load-corpus.ts';
 import { buildAndPublish } from '../../build/snapshot/publish-snapshot.ts';
 import { checksumFileOf } from '../../build/snapshot/snapshot-checksum.ts';
@@ -17,6 +17,8 @@ export interface SegmentedSnapshot {
   readonly published: string;
   /** A fresh copy of the published snapshot with its `.sha256` and `.segments`. */
   copy(): string;
+  /** The same, under the published names in a folder of its own, so that `sha256sum -c` there checks the copy. */
+  copyAsPublished(): string;
   remove(): void;
 }
 
@@ -37,6 +39,13 @@ export function publishSegmentedSnapshot(segmentBytes: number): SegmentedSnapsho
     published,
     copy: () => {
       const file = join(dir, `copy-${++copies}.sqlite`);
+      copySnapshotWithDigests(published, file);
+      return file;
+    },
+    copyAsPublished: () => {
+      const folder = join(dir, `published-copy-${++copies}`);
+      mkdirSync(folder);
+      const file = join(folder, basename(published));
       copySnapshotWithDigests(published, file);
       return file;
     },

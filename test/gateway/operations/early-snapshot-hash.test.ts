@@ -94,7 +94,25 @@ describe('hra serve: the snapshot hash started before the gateway loads', () => 
     assert.match(lines[0] ?? '', new RegExp(`^hra: snapshot .* refused: content: segment ${last} \\(bytes \\d+-${bytes.length}\\) sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in `));
   });
 
-  it('refuses a damaged file whose .segments was rewritten to match it (naming the .sha256 digest), as `sha256sum -c` does', async () => {
+  it('refuses a damaged file whose .segments was rewritten to match it when the .sha256 binds the .segments, naming the segments file', async () => {
+    const file = join(dir, 'rewritten-bound-segments.sqlite');
+    const bytes = readFileSync(published);
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    // The build's two-line .sha256, as published: it records the digest of the .segments the build wrote.
+    copyFileSync(checksumFileOf(published), checksumFileOf(file));
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(published), 'utf8')) ?? '';
+    writeFileSync(segmentsFileOf(file), formatSegmentDigests({ ...digestFileWithSegments(file, SEGMENT), sha256: recorded }));
+
+    const { statuses, serve, exit } = await serveAndAsk(file);
+    assert.deepEqual(statuses, [], `answers: ${statuses.join(', ')}`);
+    assert.equal(exit.code, 1);
+    const lines = serve.stderr().trim().split('\n');
+    assert.equal(lines.length, 1, serve.stderr());
+    assert.match(lines[0] ?? '', /^hra: snapshot .* refused: checksum: .*\.segments sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in .*\.sha256$/);
+  });
+
+  it('refuses a damaged file whose .segments was rewritten to match it (naming the .sha256 digest), as `sha256sum -c` does, when the .sha256 is an older build\'s one line', async () => {
     const name = 'rewritten-segments.sqlite';
     const file = join(dir, name);
     const bytes = readFileSync(published);

@@ -1,14 +1,16 @@
 /**
- * The start-up check through segment digests: a snapshot published with small segments is checked on
- * several workers, and each way of damaging the file or its digests is refused, naming the check.
+ * The start-up check through segment digests: a snapshot published with small segments, its `.sha256`
+ * binding the `.segments` (the tree), is checked piece by piece on several workers, and each way of
+ * damaging the file or its digests is refused, naming the check; `sha256sum -c` agrees.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checksumFileOf, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
-import { digestFileWithSegments, parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
+import { checksumFileOf, formatChecksumLine, parseChecksumFile, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
+import { digestFileWithSegments, formatSegmentDigests, parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
 import { publishSegmentedSnapshot, type SegmentedSnapshot } from '../../support/segmented-snapshot.ts';
 
@@ -27,6 +29,31 @@ describe('snapshot segments', () => {
 
   /** A copy of the published snapshot with both digest files, to damage. */
   const copy = () => snapshot.copy();
+  /** A copy under the published names, in a folder of its own: `sha256sum -c` there checks it. */
+  const copyAsPublished = () => snapshot.copyAsPublished();
+  /** A copy whose `.sha256` is the one line an older build wrote: it binds no tree. */
+  const copyAsOlderBuild = () => {
+    const file = copy();
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8')) ?? '';
+    rmSync(checksumFileOf(file));
+    writeFileSync(checksumFileOf(file), formatChecksumLine(recorded, basename(file)));
+    return file;
+  };
+  /** Flips one bit at `offset` of `file`. */
+  const flip = (file: string, offset: number) => {
+    const bytes = readFileSync(file);
+    bytes[offset] = (bytes[offset] ?? 0) ^ 0x01;
+    writeFileSync(file, bytes);
+    return bytes;
+  };
+  /** `sha256sum -c` of `file`'s `.sha256`, in its folder: its exit status and output. */
+  const sha256sumCheck = (file: string) => {
+    try {
+      return { ok: true, output: execFileSync('sha256sum', ['-c', basename(checksumFileOf(file))], { cwd: dirname(file), stdio: 'pipe' }).toString() };
+    } catch (error) {
+      return { ok: false, output: String((error as { stdout?: Buffer }).stdout ?? '') };
+    }
+  };
 
   it('are published beside the snapshot: each slice\'s SHA-256, bound to the whole-file digest', () => {
     const bytes = readFileSync(published);
@@ -65,17 +92,70 @@ describe('snapshot segments', () => {
     await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: segment ${segment} \\(bytes ${segment * SEGMENT}-`));
   });
 
-  it('refuse a damaged file whose segments were rewritten to match it, still naming the .sha256 digest: the whole file is what .sha256 vouches for', async () => {
+  it('are bound to the .sha256: its second line is the SHA-256 of the .segments file, so `sha256sum -c` checks both', () => {
+    const recorded = parseChecksumFile(readFileSync(checksumFileOf(published), 'utf8'));
+    assert.equal(recorded?.segmentsSha256, createHash('sha256').update(readFileSync(segmentsFileOf(published))).digest('hex'));
+    const check = sha256sumCheck(published);
+    assert.equal(check.ok, true, check.output);
+    assert.deepEqual(check.output.trim().split('\n'), [`${basename(published)}: OK`, `${basename(segmentsFileOf(published))}: OK`]);
+  });
+
+  it('refuse a byte flipped in any piece, naming that piece, as `sha256sum -c` fails', async () => {
+    const size = readFileSync(published).length;
+    const ranges = segmentRanges(size, SEGMENT);
+    for (const [piece, [start, end]] of ranges.entries()) {
+      const file = copyAsPublished();
+      assert.equal(sha256sumCheck(file).ok, true, 'sha256sum -c passes on the intact copy');
+      // The last byte of the piece: the pages SQLite reads to open the file (the schema) come first.
+      flip(file, end - 1);
+      assert.equal(sha256sumCheck(file).ok, false, `sha256sum -c passes with piece ${piece} damaged`);
+      await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: segment ${piece} \\(bytes ${start}-${end}\\) sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in .*\\.segments \\(bound to `));
+    }
+  });
+
+  it('refuse a damaged file whose segments were rewritten to match it: the .sha256 binds the segments file by its digest', async () => {
+    const file = copyAsPublished();
+    flip(file, readFileSync(file).lastIndexOf('Alpha Roof Repair Grant') + 3);
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8'));
+    writeFileSync(segmentsFileOf(file), formatSegmentDigests({ ...digestFileWithSegments(file, SEGMENT), sha256: recorded ?? '' }));
+    assert.equal(sha256sumCheck(file).ok, false, 'sha256sum -c fails on this file');
+    const bound = parseChecksumFile(readFileSync(checksumFileOf(file), 'utf8'))?.segmentsSha256;
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: checksum: .*\\.segments sha256 [0-9a-f]{64} does not match ${bound} recorded in .*\\.sha256$`));
+  });
+
+  it('refuse a tree whose pieces all match the file but that is not the one the .sha256 binds', async () => {
+    // An intact file, its tree written again with the same digests but other bytes (a key order changed).
     const file = copy();
-    const bytes = readFileSync(file);
-    const at = bytes.lastIndexOf('Alpha Roof Repair Grant') + 3;
-    bytes[at] = (bytes[at] ?? 0) ^ 0x01;
-    writeFileSync(file, bytes);
+    const tree = parseSegmentDigests(readFileSync(segmentsFileOf(file), 'utf8'));
+    assert.ok(tree !== undefined);
+    writeFileSync(segmentsFileOf(file), `${JSON.stringify({ segments: tree.segments, format: tree.format, segmentBytes: tree.segmentBytes, fileBytes: tree.fileBytes, sha256: tree.sha256 })}\n`);
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), /refused: checksum: .*\.segments sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in .*\.sha256$/);
+  });
+
+  it('refuse a .sha256 whose second line names another file than the segments file', async () => {
+    const file = copy();
+    const text = readFileSync(checksumFileOf(file), 'utf8');
+    rmSync(checksumFileOf(file));
+    writeFileSync(checksumFileOf(file), text.replace('.segments\n', '.other\n'));
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), /refused: checksum: .*\.sha256 is not one sha256sum line, or two whose second names /);
+  });
+
+  it('refuse a damaged file of an older build whose segments were rewritten to match it, still naming the .sha256 digest: without a bound tree the whole file is what .sha256 vouches for', async () => {
+    const file = copyAsOlderBuild();
+    const bytes = flip(file, readFileSync(file).lastIndexOf('Alpha Roof Repair Grant') + 3);
     const recorded = parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8'));
     // Every slice's digest now that of the damaged bytes, the whole-file digest left as the .sha256 says.
     writeFileSync(segmentsFileOf(file), JSON.stringify({ ...digestFileWithSegments(file, SEGMENT), sha256: recorded }));
     assert.notEqual(createHash('sha256').update(bytes).digest('hex'), recorded, 'sha256sum -c fails on this file');
     await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: file sha256 [0-9a-f]{64} does not match ${recorded} recorded in .*\\.sha256; every slice matches`));
+  });
+
+  it('refuse a flipped byte in a file of an older build, hashed whole, naming the segment that holds it', async () => {
+    const file = copyAsOlderBuild();
+    const offset = readFileSync(file).lastIndexOf('Alpha Roof Repair Grant') + 3;
+    flip(file, offset);
+    const segment = Math.floor(offset / SEGMENT);
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), new RegExp(`refused: content: segment ${segment} \\(bytes ${segment * SEGMENT}-.*\\(file sha256 [0-9a-f]{64} does not match `));
   });
 
   it('refuse a segments file that names another whole-file digest, or is not one', async () => {
@@ -89,15 +169,13 @@ describe('snapshot segments', () => {
     await assert.rejects(loadSnapshot(garbled, VIA_WORKERS), /refused: checksum: .*\.segments is not a segments file/);
   });
 
-  it('fall back to the whole-file digest when a snapshot was published without segments', async () => {
-    const file = copy();
+  it('fall back to the whole-file digest in one stream when the segments file is missing (`sha256sum -c --ignore-missing` passes)', async () => {
+    const file = copyAsPublished();
     rmSync(segmentsFileOf(file));
     const loaded = await loadSnapshot(file, VIA_WORKERS);
     loaded.snapshot.close();
-    const bytes = readFileSync(file);
-    const at = bytes.lastIndexOf('Alpha Roof Repair Grant') + 3;
-    bytes[at] = (bytes[at] ?? 0) ^ 0x01;
-    writeFileSync(file, bytes);
-    await assert.rejects(loadSnapshot(file, VIA_WORKERS), /refused: content: file sha256 [0-9a-f]{64} does not match/);
+    assert.equal(execFileSync('sha256sum', ['-c', '--ignore-missing', basename(checksumFileOf(file))], { cwd: dirname(file) }).toString().trim(), `${basename(file)}: OK`);
+    flip(file, readFileSync(file).lastIndexOf('Alpha Roof Repair Grant') + 3);
+    await assert.rejects(loadSnapshot(file, VIA_WORKERS), /refused: content: file sha256 [0-9a-f]{64} does not match [0-9a-f]{64} recorded in [^;]*\.sha256$/);
   });
 });

@@ -5,11 +5,11 @@
  * other case the hash is abandoned and the check hashes the file itself.
  */
 import * as assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, readFileSync, rmSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checksumFileOf, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
-import { segmentRanges } from '../../../build/snapshot/snapshot-segments.ts';
+import { checksumFileOf, formatChecksumLine, parseChecksumLine } from '../../../build/snapshot/snapshot-checksum.ts';
+import { parseSegmentDigests, segmentRanges, segmentsFileOf } from '../../../build/snapshot/snapshot-segments.ts';
 import { fileIdentity } from '../../../gateway/files/file-identity.ts';
 import { loadSnapshot } from '../../../gateway/snapshot/load-snapshot.ts';
 import { SnapshotRejectedError } from '../../../gateway/snapshot/open-snapshot.ts';
@@ -33,15 +33,28 @@ describe('startSnapshotHash and its hand-off to loadSnapshot', () => {
 
   const copy = () => snapshot.copy();
 
-  it('hashes the whole file on a worker (the digest the .sha256 records), recording the identity of the bytes it read', async () => {
+  it('hashes each piece of the bound tree on workers (the digests the .segments records), recording the identity of the bytes it read', async () => {
     const file = copy();
     const inFlight = startSnapshotHash(file, EARLY);
     assert.ok(inFlight !== undefined);
     assert.equal(inFlight.file, file);
     assert.equal(inFlight.identity, fileIdentity(file));
-    assert.deepEqual(inFlight.ranges, [[0, readFileSync(file).length]]);
-    assert.deepEqual(await inFlight.digests, [parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8'))]);
+    const size = readFileSync(file).length;
+    assert.deepEqual(inFlight.ranges, segmentRanges(size, SEGMENT));
+    assert.ok(inFlight.ranges.length >= 3, `${inFlight.ranges.length} pieces`);
+    assert.deepEqual(await inFlight.digests, parseSegmentDigests(readFileSync(segmentsFileOf(file), 'utf8'))?.segments);
     assert.ok(inFlight.hashedMs !== undefined && inFlight.hashedMs >= inFlight.startedMs);
+  });
+
+  it('hashes the whole file on a worker (the digest the .sha256 records) when the .sha256 binds no tree, as an older build wrote it', async () => {
+    const file = copy();
+    const recorded = parseChecksumLine(readFileSync(checksumFileOf(file), 'utf8')) ?? '';
+    rmSync(checksumFileOf(file));
+    writeFileSync(checksumFileOf(file), formatChecksumLine(recorded, basename(file)));
+    const inFlight = startSnapshotHash(file, EARLY);
+    assert.ok(inFlight !== undefined);
+    assert.deepEqual(inFlight.ranges, [[0, readFileSync(file).length]]);
+    assert.deepEqual(await inFlight.digests, [recorded]);
   });
 
   it('is taken over by the check when it hashed the very file the check opens', async () => {
