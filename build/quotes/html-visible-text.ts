@@ -1,5 +1,5 @@
 /** The text of an HTML document as a person reads it in a browser, from a real HTML parser's tree. */
-import { parse, type DefaultTreeAdapterTypes as Tree } from 'parse5';
+import { defaultTreeAdapter, parse, type DefaultTreeAdapterTypes as Tree } from 'parse5';
 import { readDeclarations, styleEffect, type InlineStyleEffect } from './read-inline-style.ts';
 import { SCREEN_READER_CLASSES, StyleSheets } from './read-style-sheets.ts';
 
@@ -52,8 +52,39 @@ const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 // SVG children that are never drawn: a tooltip and descriptions for assistive technology.
 const SVG_UNDRAWN = new Set(['title', 'desc', 'metadata']);
 
-/** `visible`: the inherited CSS visibility (a hidden box still breaks lines, but draws no text). */
-type Visit = { node: Tree.Node; leaving: boolean; pre: boolean; visible: boolean };
+/**
+ * An element being read: its next child, and what its children inherit (`pre`: white space kept;
+ * `visible`: the CSS visibility, since a hidden box still breaks lines but draws no text). One frame per
+ * element, not one per child, so a page of a hundred thousand nodes allocates a fraction of the objects.
+ */
+type Frame = { children: Tree.ChildNode[]; next: number; pre: boolean; visible: boolean; block: boolean };
+
+/** The attributes the reading asks about, found in one pass over the element's list. */
+interface ReadAttributes {
+  style: string | undefined;
+  id: string | undefined;
+  classes: string | undefined;
+  /** The `hidden` attribute's value, undefined when absent. */
+  hidden: string | undefined;
+  open: boolean;
+}
+
+const NO_ATTRIBUTES: ReadAttributes = Object.freeze({ style: undefined, id: undefined, classes: undefined, hidden: undefined, open: false });
+
+function readAttributes(attrs: readonly Tree.Element['attrs'][number][]): ReadAttributes {
+  if (attrs.length === 0) return NO_ATTRIBUTES;
+  const read: ReadAttributes = { style: undefined, id: undefined, classes: undefined, hidden: undefined, open: false };
+  for (const attr of attrs) {
+    switch (attr.name) {
+      case 'style': read.style = attr.value; break;
+      case 'id': read.id = attr.value; break;
+      case 'class': read.classes = attr.value; break;
+      case 'hidden': read.hidden = attr.value; break;
+      case 'open': read.open = true; break;
+    }
+  }
+  return read;
+}
 
 /**
  * True when a browser draws nothing of `element` or inside it: the `hidden` attribute (unless a declared
@@ -61,11 +92,27 @@ type Visit = { node: Tree.Node; leaving: boolean; pre: boolean; visible: boolean
  * read), a declared style that removes it (styleEffect), and a `<dialog>` without `open` (shown only once
  * a script opens it).
  */
-function isUndrawn(element: Tree.Element, style: InlineStyleEffect | undefined): boolean {
+function isUndrawn(element: Tree.Element, attributes: ReadAttributes, style: InlineStyleEffect | undefined): boolean {
   if (style?.removed === true) return true;
   if (element.namespaceURI === SVG_NAMESPACE && SVG_UNDRAWN.has(element.tagName)) return true;
-  if (element.tagName === 'dialog' && !element.attrs.some((attr) => attr.name === 'open')) return true;
-  return element.attrs.some((attr) => attr.name === 'hidden' && attr.value.trim().toLowerCase() !== 'until-found') && style?.displayed !== true;
+  if (element.tagName === 'dialog' && !attributes.open) return true;
+  return attributes.hidden !== undefined && attributes.hidden.trim().toLowerCase() !== 'until-found' && style?.displayed !== true;
+}
+
+/**
+ * The parser's own tree adapter, noting whether it made any `<style>` element: most pages have none, and
+ * then the tree need not be walked a second time for their sheets.
+ */
+function adapterNotingStyles(): { adapter: typeof defaultTreeAdapter; madeStyle: () => boolean } {
+  let made = false;
+  const adapter: typeof defaultTreeAdapter = {
+    ...defaultTreeAdapter,
+    createElement(tagName, namespaceURI, attrs) {
+      if (tagName === 'style') made = true;
+      return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+    },
+  };
+  return { adapter, madeStyle: () => made };
 }
 
 /** The text of every `<style>` element of the document, in document order. */
@@ -84,17 +131,15 @@ function styleSheetsOf(document: Tree.Document): string[] {
   return sheets;
 }
 
-/** The declared style of `element`: its `<style>` rules and utility classes, then its inline style on top. */
-function declaredStyle(element: Tree.Element, sheets: StyleSheets): InlineStyleEffect | undefined {
-  let inline: string | undefined;
-  let id: string | undefined;
-  let classes: string[] = [];
-  for (const attr of element.attrs) {
-    if (attr.name === 'style') inline = attr.value;
-    else if (attr.name === 'id') id = attr.value;
-    else if (attr.name === 'class') classes = attr.value.split(/[\t\n\f\r ]+/).filter((name) => name !== '');
-  }
-  const ruled = sheets.size > 0 || classes.some((name) => SCREEN_READER_CLASSES.has(name)) ? sheets.declarationsFor({ tagName: element.tagName, id, classes }) : undefined;
+// A class list naming a screen-reader utility class (SCREEN_READER_CLASSES), tested without splitting the list.
+const SCREEN_READER_CLASS = new RegExp(`(?:^|[\\t\\n\\f\\r ])(?:${[...SCREEN_READER_CLASSES].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?=$|[\\t\\n\\f\\r ])`);
+
+/** The declared style of an element: its `<style>` rules and utility classes, then its inline style on top. */
+function declaredStyle(tagName: string, attributes: ReadAttributes, sheets: StyleSheets): InlineStyleEffect | undefined {
+  const { style: inline, id, classes } = attributes;
+  // Most elements of most pages meet no sheet and no utility class: their class list is never split.
+  const ruledOut = sheets.size === 0 && (classes === undefined || !SCREEN_READER_CLASS.test(classes));
+  const ruled = ruledOut ? undefined : sheets.declarationsFor({ tagName, id, classes: classes === undefined ? [] : classes.split(/[\t\n\f\r ]+/).filter((name) => name !== '') });
   if (ruled === undefined) return inline === undefined ? undefined : styleEffect(readDeclarations(inline));
   if (inline !== undefined) for (const [property, value] of readDeclarations(inline)) ruled.set(property, value);
   return styleEffect(ruled);
@@ -109,19 +154,28 @@ function declaredStyle(element: Tree.Element, sheets: StyleSheets): InlineStyleE
  * explicit stack, so a page nested a hundred thousand levels deep cannot overflow the call stack.
  */
 export function htmlVisibleText(html: string): HtmlVisibleText {
-  const document = parse(html);
-  const sheets = new StyleSheets(styleSheetsOf(document));
+  const { adapter, madeStyle } = adapterNotingStyles();
+  const document = parse(html, { treeAdapter: adapter });
+  const sheets = new StyleSheets(madeStyle() ? styleSheetsOf(document) : []);
   const parts: string[] = [];
   let hasScript = false;
   let breakPending = false;
   // A <sup> was entered and no text has been read since.
   let supOpened = false;
-  const stack: Visit[] = [{ node: document, leaving: false, pre: false, visible: true }];
+  const stack: Frame[] = [{ children: document.childNodes, next: 0, pre: false, visible: true, block: false }];
   while (stack.length > 0) {
-    const { node, leaving, pre, visible } = stack.pop()!;
+    const frame = stack[stack.length - 1]!;
+    if (frame.next === frame.children.length) {
+      stack.pop();
+      if (frame.block) breakPending = true;
+      continue;
+    }
+    const node = frame.children[frame.next++]!;
     if (node.nodeName === '#text') {
-      const value = pre ? (node as Tree.TextNode).value : (node as Tree.TextNode).value.replace(COLLAPSIBLE, ' ');
-      if (value.length === 0 || !visible) continue;
+      if (!frame.visible) continue;
+      const raw = (node as Tree.TextNode).value;
+      const value = frame.pre ? raw : raw.replace(COLLAPSIBLE, ' ');
+      if (value.length === 0) continue;
       if (breakPending) parts.push('\n');
       else if (supOpened && /^[0-9]/.test(value) && /[0-9]$/.test(parts.at(-1) ?? '')) parts.push(' ');
       breakPending = false;
@@ -129,37 +183,33 @@ export function htmlVisibleText(html: string): HtmlVisibleText {
       parts.push(value);
       continue;
     }
-    if (!('childNodes' in node)) continue; // comments, doctype
-    const name = 'tagName' in node ? node.tagName : '';
-    if (leaving) {
-      if (BLOCK.has(name)) breakPending = true;
-      continue;
-    }
-    if (name === 'script') hasScript ||= runsScript(node as Tree.Element);
+    // Comments and the doctype; `#` starts no element's name, and the test needs no lookup of a property.
+    if (node.nodeName.charCodeAt(0) === 0x23) continue;
+    const element = node as Tree.Element;
+    const name = element.tagName;
+    if (name === 'script') hasScript ||= runsScript(element);
     if (name === 'br') {
       parts.push('\n');
       breakPending = false;
       continue;
     }
     if (UNSEEN.has(name) && name !== 'head') continue;
-    let shown = visible;
-    if ('attrs' in node) {
-      const style = declaredStyle(node, sheets);
-      if (isUndrawn(node, style)) continue;
-      if (style?.visibility !== undefined) shown = style.visibility === 'visible';
-    }
+    const attributes = readAttributes(element.attrs);
+    const style = declaredStyle(name, attributes, sheets);
+    if (isUndrawn(element, attributes, style)) continue;
+    const shown = style?.visibility === undefined ? frame.visible : style.visibility === 'visible';
     if (name === 'head') {
-      // Only the title is read (on its own line); the rest of the head is skipped.
-      const title = node.childNodes.find((child) => 'tagName' in child && child.tagName === 'title');
-      if (title !== undefined) stack.push({ node: title, leaving: false, pre: false, visible: true });
-      hasScript ||= node.childNodes.some(runsScript);
+      // Only the title is read (on its own line, shown whatever the head declares); the rest is skipped.
+      const title = element.childNodes.find((child) => 'tagName' in child && child.tagName === 'title');
+      if (title !== undefined) stack.push({ children: [title], next: 0, pre: false, visible: true, block: false });
+      hasScript ||= element.childNodes.some(runsScript);
       continue;
     }
-    if (BLOCK.has(name)) breakPending = true;
+    const block = BLOCK.has(name);
+    if (block) breakPending = true;
     if (name === 'sup') supOpened = true;
-    stack.push({ node, leaving: true, pre, visible: shown });
-    const inPre = pre || name === 'pre' || name === 'textarea' || name === 'listing' || name === 'plaintext';
-    for (let index = node.childNodes.length - 1; index >= 0; index--) stack.push({ node: node.childNodes[index]!, leaving: false, pre: inPre, visible: shown });
+    const pre = frame.pre || name === 'pre' || name === 'textarea' || name === 'listing' || name === 'plaintext';
+    stack.push({ children: element.childNodes, next: 0, pre, visible: shown, block });
   }
   // Spaces beside a line break are not seen; blank lines between blocks carry nothing.
   const text = parts.join('').replace(/ *\n */g, '\n').replace(/\n{2,}/g, '\n').trim();
