@@ -4,7 +4,7 @@
  * the process's own CPU clock (process.cpuUsage, every thread) is read around each document. Also each
  * reading process's peak RSS (under a page-text child's heap cap), and whether the two checkouts gave the same text, page for page.
  *
- * Usage: node --import tsx scripts/bench/bench-pdf-reading.ts --before CHECKOUT [--rounds N] [--fixture N] DIR...
+ * Usage: node --import tsx scripts/bench/bench-pdf-reading.ts --before CHECKOUT [--rounds N] [--fixture N] [--heap-mb N] DIR...
  * CHECKOUT is a tree holding build/ and node_modules (e.g. `git archive REV build | tar -x -C DIR` and a
  * node_modules link). `--fixture N` adds the links benchmark's first N quote PDFs (bench-quote-pages.ts) as
  * their own set. Prints JSON.
@@ -59,7 +59,9 @@ const before = option('--before');
 if (before === undefined) throw new Error('bench-pdf-reading: --before CHECKOUT is required');
 const rounds = Number(option('--rounds') ?? 3);
 const fixtureCount = Number(option('--fixture') ?? 0);
-const valueFlags = new Set(['--before', '--rounds', '--fixture']);
+// A page-text child's heap cap by default; a document past it ends the run, so a set holding one needs more.
+const heapMb = Number(option('--heap-mb') ?? DEFAULT_EXTRACT_MAX_HEAP_MB);
+const valueFlags = new Set(['--before', '--rounds', '--fixture', '--heap-mb']);
 const dirs = process.argv.slice(2).filter((arg, index, all) => !valueFlags.has(arg) && !valueFlags.has(all[index - 1]!));
 const work = mkdtempSync(join(tmpdir(), 'bench-pdf-reading-'));
 
@@ -82,7 +84,7 @@ function read(root: string, files: string[]): Promise<ChildReport> {
   const list = join(work, 'list.txt');
   writeFileSync(list, files.join('\n'));
   return new Promise((done, fail) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', root, list], { execArgv: [`--max-old-space-size=${DEFAULT_EXTRACT_MAX_HEAP_MB}`, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--child', root, list], { execArgv: [`--max-old-space-size=${heapMb}`, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.once('message', (report: ChildReport) => done(report));
     child.once('exit', (code) => (code === 0 ? undefined : fail(new Error(`reading child exited with ${code}`))));
   });
