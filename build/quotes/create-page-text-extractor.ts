@@ -15,6 +15,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FetchedPage, PageText } from './extract-page-text.ts';
 import type { PageJudgement } from './judge-page-text.ts';
+import { pdfjsPreloadModule } from './load-pdfjs.ts';
 import type { PageTextReply, PageTextRequest } from './page-text-protocol.ts';
 import { readProcessRss } from './read-process-rss.ts';
 
@@ -69,9 +70,9 @@ export const DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB = 640;
 export const DEFAULT_EXTRACT_MAX_HEAP_MB = 192;
 
 const CHILD_ENTRY = fileURLToPath(new URL(`./page-text-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-const LOADER_ARGS = CHILD_ENTRY.endsWith('.ts')
-  ? ['pdfjs-dist/legacy/build/pdf.worker.mjs', 'pdfjs-dist/legacy/build/pdf.mjs', 'tsx'].flatMap((name) => ['--import', import.meta.resolve(name)])
-  : [];
+// pdf.js is preloaded as load-pdfjs.ts loads it, keeping the natives its polyfills would replace.
+const PDFJS_PRELOAD = `data:text/javascript,${encodeURIComponent(pdfjsPreloadModule(import.meta.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')))}`;
+const LOADER_ARGS = CHILD_ENTRY.endsWith('.ts') ? ['--import', PDFJS_PRELOAD, '--import', import.meta.resolve('tsx')] : [];
 const STDERR_TAIL_CHARS = 300;
 /**
  * Pages handed to a child at once: the next waits in the child while it reads the first, so no round trip

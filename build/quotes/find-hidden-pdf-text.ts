@@ -126,6 +126,12 @@ export interface PdfTextVisibility {
   hidden: HiddenRun[];
   /** At least OCR_LAYER_SHARE of the shown characters are invisible text over an image. */
   ocrLayer: boolean;
+  /**
+   * Some string is hidden for want of an image under it: invisible text (over an image it would be an OCR
+   * layer) or text in the page colour (over an image it would show). Images only ever make text visible, so
+   * a reading of the operators with the images left out (read-pdf-pages.ts) is exact where this is false.
+   */
+  restsOnImages: boolean;
 }
 
 /**
@@ -271,17 +277,23 @@ export function readPdfTextVisibility(fnArray: ArrayLike<number>, argsArray: Arr
   }
   let shownChars = 0;
   let ocrChars = 0;
+  let restsOnImages = false;
   const hidden = shown.filter((run) => {
     const chars = run.text.replace(/\s+/g, '').length;
     shownChars += chars;
     if (run.hidden === 'invisible') {
       const overImage = images.some((image) => overlaps(image, run.box));
       if (overImage) ocrChars += chars;
+      restsOnImages ||= !overImage;
       return !overImage;
     }
-    if (run.hidden === 'page colour') return !painted.some((area) => overlaps(area, run.box));
+    if (run.hidden === 'page colour') {
+      const overPaint = painted.some((area) => overlaps(area, run.box));
+      restsOnImages ||= !overPaint;
+      return !overPaint;
+    }
     if (run.hidden === 'clipped') return true;
     return opaque.some((area) => area.order > run.order && covers(area.box, run.box));
   }).map(({ text, x, y, size, width, direction }) => ({ text, x, y, size, width, direction }));
-  return { hidden, ocrLayer: ocrChars > 0 && ocrChars >= shownChars * OCR_LAYER_SHARE };
+  return { hidden, ocrLayer: ocrChars > 0 && ocrChars >= shownChars * OCR_LAYER_SHARE, restsOnImages };
 }

@@ -4,15 +4,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { dropHiddenPdfText } from './drop-hidden-pdf-text.ts';
-import { readPdfTextVisibility, type HiddenRun } from './find-hidden-pdf-text.ts';
+import { readPdfTextVisibility, type HiddenRun, type PdfTextVisibility } from './find-hidden-pdf-text.ts';
 import { joinPdfTextItems, type PdfTextItem } from './join-pdf-text-items.ts';
+import { loadPdfjs } from './load-pdfjs.ts';
 import { orderPdfTextColumns } from './order-pdf-text-columns.ts';
 import { placeFormFieldValues, type PdfAnnotation } from './place-form-field-values.ts';
 
 /** The text of each page, and which pages (0-based) are OCR layers over a scan; or why there is no text. */
 export type PdfPagesAnswer = { ok: true; pages: string[]; ocrPages: number[] } | { ok: false; reason: string };
 
-const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+const pdfjs = await loadPdfjs();
 // The predefined CMaps pdfjs-dist ships (cmaps/ beside build/ and legacy/), as pdf.js reads them in Node:
 // a file path (it calls fs.readFile on base + name + '.bcmap'), ending in a slash.
 const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')));
@@ -20,22 +21,34 @@ const CMAP_DIRECTORY = fileURLToPath(new URL('../../cmaps/', import.meta.resolve
 /** A page with more characters of text than this is not searched for hidden text (its operator list is not read). */
 export const HIDDEN_TEXT_MAX_CHARS = 200_000;
 
-/** The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure). */
+/** No code generation from the file, no fonts loaded, no network: only the text layer is wanted. */
+const DOCUMENT_OPTIONS = {
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  disableAutoFetch: true,
+  verbosity: 0,
+  // Without the CMaps the text of a CID font with a predefined encoding (UniJIS-UCS2-H, or Identity-H
+  // without a ToUnicode map) vanishes. Standard font data is left out: tried on real documents, it made
+  // a real form's text worse.
+  cMapUrl: CMAP_DIRECTORY,
+  cMapPacked: true,
+} as const;
+
+/**
+ * The text of each page of the PDF `data`, or why there is none (password, damage, a pdf.js failure).
+ *
+ * pdf.js decodes every image its operator list paints (a fifth of the CPU on real PDFs), though the hidden-
+ * text rule needs only where an image lies, and no option keeps the paint operator without the decoding
+ * (`maxImageSize` drops both). So the pages are read with images dropped (`maxImageSize: 0`), and a page's
+ * operator list is read again with its images only where the first reading found text whose verdict rests on
+ * them (PdfTextVisibility.restsOnImages): images only ever make text visible, so elsewhere both readings agree.
+ */
 export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
-  const task = pdfjs.getDocument({
-    data,
-    // No code generation from the file, no fonts loaded, no network: only the text layer is wanted.
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    disableAutoFetch: true,
-    verbosity: 0,
-    // Without the CMaps the text of a CID font with a predefined encoding (UniJIS-UCS2-H, or Identity-H
-    // without a ToUnicode map) vanishes. Standard font data is left out: tried on real documents, it made
-    // a real form's text worse.
-    cMapUrl: CMAP_DIRECTORY,
-    cMapPacked: true,
-  });
+  // pdf.js takes (detaches) the bytes it is given; the reading with images, if any page needs it, gets these.
+  const copy = data.slice();
+  const task = pdfjs.getDocument({ ...DOCUMENT_OPTIONS, data, maxImageSize: 0 });
+  let withImages: ReturnType<typeof pdfjs.getDocument> | undefined;
   try {
     const document = await task.promise;
     const pages: string[] = [];
@@ -48,8 +61,14 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
       // on a page of more text than any handout holds, whose operator list would cost its reading twice over.
       let hidden: HiddenRun[] = [];
       if (items.reduce((sum, item) => sum + item.str.length, 0) <= HIDDEN_TEXT_MAX_CHARS) {
-        const operators = await page.getOperatorList();
-        const visibility = readPdfTextVisibility(operators.fnArray, operators.argsArray, pdfjs.OPS, page.view as [number, number, number, number]);
+        const view = page.view as [number, number, number, number];
+        let visibility = await visibilityOf(page, view);
+        if (visibility.restsOnImages) {
+          withImages ??= pdfjs.getDocument({ ...DOCUMENT_OPTIONS, data: copy });
+          const imaged = await (await withImages.promise).getPage(number);
+          visibility = await visibilityOf(imaged, view);
+          imaged.cleanup();
+        }
         hidden = visibility.hidden;
         // Its quotes are matched with the OCR layer's tolerance (quote-occurs-in-ocr-layer.ts, issue 40 item 1).
         if (visibility.ocrLayer) ocrPages.push(number - 1);
@@ -66,6 +85,12 @@ export async function readPdfPages(data: Uint8Array): Promise<PdfPagesAnswer> {
     if (name === 'InvalidPDFException') return { ok: false, reason: 'pdf is damaged (invalid structure)' };
     return { ok: false, reason: `pdf could not be read (${error instanceof Error ? error.message : String(error)})`.toLowerCase() };
   } finally {
-    await task.destroy();
+    await Promise.all([task.destroy(), withImages?.destroy()]);
   }
+}
+
+/** The hidden text of `page` (cropped to `view`) and whether it is an OCR layer, from its operator list. */
+async function visibilityOf(page: Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>['getPage']>>, view: [number, number, number, number]): Promise<PdfTextVisibility> {
+  const operators = await page.getOperatorList();
+  return readPdfTextVisibility(operators.fnArray, operators.argsArray, pdfjs.OPS, view);
 }

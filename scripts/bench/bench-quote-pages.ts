@@ -74,7 +74,7 @@ export async function createBenchQuotePages(corpus: Corpus, today: string): Prom
  * an unreferenced stream of seeded random bytes (as images and fonts, which text extraction skips, do not
  * compress); undefined when Helvetica cannot draw a character.
  */
-async function pdfStating(quotes: readonly string[], size: number): Promise<Buffer | undefined> {
+export async function pdfStating(quotes: readonly string[], size: number): Promise<Buffer | undefined> {
   try {
     const document = await PDFDocument.create();
     const page = document.addPage([612, 792]);

@@ -51,6 +51,9 @@ describe('hidden PDF text', () => {
     ['clipped away', `q 300 300 10 10 re W n ${text()} Q`],
     ['drawn off the page', `BT /F1 12 Tf 54 900 Td (${OLD}) Tj ET`],
     ['white text run beside visible text on one line', `BT /F1 12 Tf 54 700 Td (Repairs: ) Tj 1 g (${OLD}) Tj ET`],
+    // The page is read again with its images (read-pdf-pages.ts), and the image is not under the text.
+    ['invisible (render mode 3) beside an image, not over it', `q 100 0 0 100 50 50 cm /Im1 Do Q ${text('3 Tr')}`],
+    ['in the page colour beside an image, not over it', `q 100 0 0 100 50 50 cm /Im1 Do Q ${text('1 g')}`],
   ];
   for (const [what, content] of hidden) {
     it(`${what}: left out`, async () => {
@@ -64,6 +67,9 @@ describe('hidden PDF text', () => {
     ['black text', text()],
     ['white text on a dark banner painted before it', `0.1 0.2 0.5 rg 40 690 400 30 re f ${text('1 g')}`],
     ['an invisible OCR layer over a scanned image', `q 612 0 0 792 0 0 cm /Im1 Do Q ${text('3 Tr')}`],
+    // The first reading leaves images out (read-pdf-pages.ts): only the reading with them can show these.
+    ['white text over a photo painted before it', `q 400 0 0 60 40 680 cm /Im1 Do Q ${text('1 g')}`],
+    ['white text over an inline image painted before it', `q 400 0 0 60 40 680 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x20\x20\x20\x20 EI Q ${text('1 g')}`],
     ['a rectangle drawn before the text (a cell background)', `0.9 g 50 690 300 30 re f 0 g ${text()}`],
     ['a half-transparent highlight drawn after it', `/GS1 gs ${text()} 1 1 0 rg 50 690 300 30 re f`],
     ['a box covering only part of the line', `${text()} 1 g 400 690 100 30 re f`],
@@ -74,6 +80,24 @@ describe('hidden PDF text', () => {
       assert.ok(await found(pagePdf(content), OLD), await textOf(pagePdf(content)));
     });
   }
+
+  it('a page read again with its images is the same page: the pages before and after it keep their own verdicts', async () => {
+    const page = (contents: number) => ({ body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 7 0 R >> /XObject << /Im1 8 0 R >> >> /Contents ${contents} 0 R >>` });
+    const pdf = makeRawPdf([
+      { body: '<< /Type /Catalog /Pages 2 0 R >>' },
+      { body: '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>' },
+      page(6), page(9), page(10),
+      // Page 1: white text over nothing, hidden; page 2: white text over a photo, read, and over nothing, hidden; page 3 as page 1.
+      { body: '<< >>', stream: `BT /F1 12 Tf 54 700 Td 1 g (First page, hidden) Tj ET` },
+      { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>' },
+      { body: '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 >>', stream: '\x20\x20\x20\x20' },
+      { body: '<< >>', stream: `q 400 0 0 60 40 680 cm /Im1 Do Q BT /F1 12 Tf 54 700 Td 1 g (Second page, over the photo) Tj ET BT /F1 12 Tf 54 500 Td 1 g (Second page, hidden) Tj ET` },
+      { body: '<< >>', stream: `BT /F1 12 Tf 54 700 Td 1 g (Third page, hidden) Tj ET` },
+    ]);
+    const answer = await readPdfPages(pdf);
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.deepEqual(answer.pages.map((text) => text.trim()), ['', 'Second page, over the photo', '']);
+  });
 
   it('text under an opaque form field\'s widget is left out; the page around it is read', async () => {
     const doc = await PDFDocument.create();
