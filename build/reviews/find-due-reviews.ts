@@ -45,8 +45,6 @@ export interface DueReviews {
   withinDays: number;
   due: DueReview[];
   counts: Record<DueReason, number>;
-  /** Records derived to draw it up: every served one, or those of `records`. */
-  derived: number;
 }
 
 /** Options of findDueReviews. */
@@ -78,12 +76,10 @@ export function findDueReviews(corpus: Corpus, options: DueReviewOptions): DueRe
   const only = options.records;
   // A city's slug holds no '/' (corpus-schemas.ts), so a key's city is what precedes its first.
   const cities = only === undefined ? undefined : new Set([...only].map((key) => key.slice(0, key.indexOf('/'))));
-  let derived = 0;
   for (const city of corpus.cities) {
     if (city.status !== 'live' || (cities !== undefined && !cities.has(city.slug))) continue;
     for (const stored of readCityPrograms(corpus, city.slug)) {
       if (only !== undefined && !only.has(recordKey(city.slug, stored.id))) continue;
-      derived += 1;
       const record = derive(city.slug, stored);
       if (record.exclusion !== 'served' || typeof record.url !== 'string') continue;
       const key = recordKey(city.slug, stored.id);
@@ -102,7 +98,7 @@ export function findDueReviews(corpus: Corpus, options: DueReviewOptions): DueRe
   due.sort((a, b) => compare(rank(a), rank(b)) || DUE_REASONS.indexOf(a.reason) - DUE_REASONS.indexOf(b.reason) || compare(a.city, b.city) || compare(a.programId, b.programId));
   const counts = Object.fromEntries(DUE_REASONS.map((reason) => [reason, 0])) as Record<DueReason, number>;
   for (const item of due) counts[item.reason] += 1;
-  return { at: options.at, withinDays: options.withinDays, due, counts, derived };
+  return { at: options.at, withinDays: options.withinDays, due, counts };
 }
 
 type Review = Corpus['sourceReviews'][number];

@@ -64,16 +64,9 @@ function hostHeaderProblem(request: Pick<IncomingMessage, 'httpVersionMajor' | '
     if (name.length === 4 && name.toLowerCase() === 'host') lines += 1;
   }
   if (lines > 1) return `a request must carry one Host header, got ${lines}`;
-  if (host === lastValidHost) return undefined;
   if (!HOST_VALUE.test(host)) return 'the Host header is not a host name or address with an optional port';
-  lastValidHost = host;
   return undefined;
 }
-
-// The last Host value HOST_VALUE accepted. Clients send one Host, request after request, and the test is a
-// function of the string alone, so an equal string skips the regular expression each request ran (issue 43
-// goal 2); any other value is tested as before.
-let lastValidHost: string | undefined;
 
 /**
  * The guards as Koa middleware: a refused request goes no further. `metering` meters a malformed target

@@ -18,9 +18,7 @@ export function runReviewsDue(flags: ReviewsDueFlags): void {
   const readOptions = readDueFlags(flags);
   const corpus = loadCorpusOrFail(flags.corpus);
   const queue = findDueReviews(corpus, readOptions(corpus));
-  // `derived` is a cost figure for links check's progress, not part of the queue the contract prints.
-  const { derived: _derived, ...shown } = queue;
-  if (flags.json) printJson({ ok: true, ...shown });
+  if (flags.json) printJson({ ok: true, ...queue });
   else process.stdout.write(renderDueReviews(queue));
 }
 
