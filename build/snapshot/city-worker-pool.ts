@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { leastBusyLane, type BuildLaneChooser } from './choose-build-lane.ts';
 import { indexEvidence, type CityEvidence, type EvidenceIndex } from './city-evidence.ts';
 import type { ProgramFileChecker, ProgramFileFacts } from '../corpus/check-program-file.ts';
 import { createCityTaskHandler, type CheckTask, type CityDigest, type CityTask, type CityTaskInputs, type CityTaskResult } from './city-tasks.ts';
@@ -74,7 +75,10 @@ interface Lane {
   index: number;
   worker: Worker;
   port: MessagePort;
+  /** Answers posted by the worker (the counter the writer waits on). */
   answered: Int32Array;
+  /** Batches posted to the worker: with `answered`, how many it has yet to answer. */
+  posted: number;
 }
 
 /** Below this many cities a build runs on one thread: starting workers would cost more than they save. */
@@ -99,7 +103,7 @@ export function defaultBuildWorkers(cities: number): number {
  * each batch of cities goes with its share of `evidence` (city-evidence.ts), chosen by the URLs a digest
  * task found in the cities' rows: a serialize task for a city not yet digested digests it first.
  */
-export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEvidence, workers: number): CityTaskRunner {
+export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEvidence, workers: number, chooseLane: BuildLaneChooser = leastBusyLane): CityTaskRunner {
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`build workers must be a whole number, got ${workers}`);
   if (workers === 0) {
     const handle = createCityTaskHandler(inputs);
@@ -111,7 +115,7 @@ export function startCityTaskRunner(inputs: CityTaskInputs, evidence: CityEviden
       close() {},
     };
   }
-  return startCityWorkers(workers).runner(inputs, evidence);
+  return startCityWorkers(workers, chooseLane).runner(inputs, evidence);
 }
 
 /**
@@ -130,8 +134,12 @@ export interface CityWorkers extends ProgramFileChecker {
   close(): void;
 }
 
-/** Starts `workers` (at least 1) worker threads that have no inputs yet (see CityWorkers). */
-export function startCityWorkers(workers: number): CityWorkers {
+/**
+ * Starts `workers` (at least 1) worker threads that have no inputs yet (see CityWorkers). `chooseLane`
+ * picks the worker of each batch of city tasks (choose-build-lane.ts); the program-file checks, all posted
+ * at once before any is answered, go round-robin.
+ */
+export function startCityWorkers(workers: number, chooseLane: BuildLaneChooser = leastBusyLane): CityWorkers {
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`build workers must be a whole number above 0, got ${workers}`);
   const registerTsx = tsxApi();
   const lanes: Lane[] = [];
@@ -146,7 +154,7 @@ export function startCityWorkers(workers: number): CityWorkers {
     });
     // The writer waits on the counter, not on events: a worker must not keep the process alive by itself.
     worker.unref();
-    lanes.push({ index, worker, port: port1, answered });
+    lanes.push({ index, worker, port: port1, answered, posted: 0 });
   }
   const close = () => {
     for (const lane of lanes) {
@@ -179,7 +187,7 @@ export function startCityWorkers(workers: number): CityWorkers {
       for (const lane of lanes) lane.worker.postMessage({ rules });
       for (let start = 0; start < files.length; start += TASKS_PER_BATCH) {
         const tasks: CheckTask[] = files.slice(start, start + TASKS_PER_BATCH).map((file) => ({ kind: 'check', file }));
-        lanes[posted % lanes.length]!.worker.postMessage({ tasks, evidence: NO_EVIDENCE });
+        post(lanes[posted % lanes.length]!, { tasks, evidence: NO_EVIDENCE });
         posted += 1;
       }
       return (function* () {
@@ -198,13 +206,24 @@ export function startCityWorkers(workers: number): CityWorkers {
         evidenceIndex.noteUrls(slug, digest.urls);
       }
       digested.clear();
-      return createRunner(lanes, evidenceIndex, ahead, close);
+      return createRunner(lanes, evidenceIndex, ahead, chooseLane, close);
     },
     close,
   };
 }
 
-function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahead: ReadonlyMap<string, CityTaskResult>, close: () => void): CityTaskRunner {
+/** Posts a batch to `lane`'s worker, counting it as unanswered until the worker bumps its counter. */
+function post(lane: Lane, message: { tasks: Array<CityTask | CheckTask>; evidence: CityEvidence }): void {
+  lane.worker.postMessage(message);
+  lane.posted += 1;
+}
+
+/** Each lane's batches posted and not yet answered (a failed thread's extra answer reads as none left). */
+function outstandingOf(lanes: readonly Lane[]): number[] {
+  return lanes.map((lane) => Math.max(0, lane.posted - Atomics.load(lane.answered, 0)));
+}
+
+function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahead: ReadonlyMap<string, CityTaskResult>, chooseLane: BuildLaneChooser, close: () => void): CityTaskRunner {
   // A run left before its end leaves answers in the ports that a later run would take for its own.
   let abandoned = false;
   const runner: CityTaskRunner = {
@@ -241,7 +260,9 @@ function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahea
       }
       const batches: CityTask[][] = [];
       for (let start = 0; start < tasks.length; start += TASKS_PER_BATCH) batches.push(tasks.slice(start, start + TASKS_PER_BATCH));
-      // Batch i goes to worker i mod n, which answers its batches in order: reading them round-robin keeps task order.
+      // Batch i goes to the worker chooseLane names when it is sent, which answers its batches in the order
+      // sent: reading batch i from that worker keeps task order.
+      const laneOfBatch: Lane[] = [];
       let sent = 0;
       let finished = false;
       try {
@@ -249,9 +270,13 @@ function createRunner(lanes: readonly Lane[], evidenceIndex: EvidenceIndex, ahea
           for (; sent < batches.length && sent <= next + lanes.length * AHEAD_PER_WORKER; sent++) {
             const batch = batches[sent]!;
             const serialize = batch.some((task) => task.kind === 'serialize');
-            lanes[sent % lanes.length]!.worker.postMessage({ tasks: batch, evidence: serialize ? evidenceIndex.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
+            const chosen = chooseLane(outstandingOf(lanes));
+            const lane = lanes[chosen];
+            if (lane === undefined) throw new Error(`build workers: no worker ${chosen} of ${lanes.length}`);
+            laneOfBatch[sent] = lane;
+            post(lane, { tasks: batch, evidence: serialize ? evidenceIndex.forCities(batch.map((task) => task.slug)) : NO_EVIDENCE });
           }
-          for (const result of receive(lanes[next % lanes.length]!)) {
+          for (const result of receive(laneOfBatch[next]!)) {
             if (result.kind === 'digest') evidenceIndex.noteUrls(result.slug, result.urls);
             yield result;
           }

@@ -15,6 +15,7 @@ import type { Corpus } from '../corpus/corpus-types.ts';
 import type { Revision } from '../contract/parse-revision.ts';
 import { computeRevision, liveCitySlugs } from '../revision/compute-revision.ts';
 import { cityTaskInputs } from './city-tasks.ts';
+import type { BuildLaneChooser } from './choose-build-lane.ts';
 import { defaultBuildWorkers, startCityTaskRunner, type CityTaskRunner, type CityWorkers } from './city-worker-pool.ts';
 import { runBuildSteps, runBuildStepsAsync, type BuildSteps } from './run-build-steps.ts';
 import { checksumFileOf, formatChecksumLines } from './snapshot-checksum.ts';
@@ -41,6 +42,8 @@ export interface PublishOptions {
   segmentBytes?: number;
   /** Worker threads for the per-city work (0: all on this thread); by default defaultBuildWorkers. */
   workers?: number;
+  /** Which of those `workers` takes each batch of cities (choose-build-lane.ts); tests scramble it. */
+  chooseLane?: BuildLaneChooser;
   /**
    * Worker threads started before the corpus was loaded (start-build-workers-ahead.ts), used instead of
    * starting new ones unless `workers` is given or the corpus has too few live cities for workers. The
@@ -116,7 +119,7 @@ function sha256OfText(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function startRunner(corpus: Corpus, liveCities: number, { workers, cityWorkers }: PublishOptions): CityTaskRunner {
+function startRunner(corpus: Corpus, liveCities: number, { workers, cityWorkers, chooseLane }: PublishOptions): CityTaskRunner {
   const wanted = workers ?? defaultBuildWorkers(liveCities);
   if (cityWorkers !== undefined && workers === undefined && wanted > 0) {
     try {
@@ -127,7 +130,7 @@ function startRunner(corpus: Corpus, liveCities: number, { workers, cityWorkers 
     }
   }
   cityWorkers?.close();
-  return startCityTaskRunner(cityTaskInputs(corpus), corpus, wanted);
+  return startCityTaskRunner(cityTaskInputs(corpus), corpus, wanted, chooseLane);
 }
 
 /** Repoints `current.sqlite` with a relative symlink swapped in by rename, so readers never see it missing. */
