@@ -99,8 +99,12 @@ export class MemoryRateLimiter implements RateLimiter {
       subjects.set(id, counters);
     }
     const { byWindow, slots, counts } = counters;
-    slots.length = policy.length;
-    counts.length = policy.length;
+    // Only when the tier's window count changed: setting an array's length is a runtime call even when it
+    // stays the same (0.6% of the gateway's samples under wrk, issue 43).
+    if (slots.length !== policy.length) {
+      slots.length = policy.length;
+      counts.length = policy.length;
+    }
     for (let index = 0; index < policy.length; index++) {
       const window = policy[index] as PolicyWindow;
       let counter = byWindow[window.name];

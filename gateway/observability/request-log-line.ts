@@ -54,18 +54,17 @@ export function logRequestLine(log: GatewayLogger, facts: RequestLogFacts): void
  */
 function writeLineBytes(bytes: ByteLineWriter, facts: RequestLogFacts): void {
   const { key } = facts;
-  const opening = bytes.opening();
+  const { opening } = bytes;
   const middle = middleBytesOf(facts);
   const keyPart = key === undefined ? EMPTY : keyBytes(key);
   const closing = facts.fastPath === true ? bytes.fastClosing : bytes.closing;
   const { requestId } = facts;
   // The quoted id takes at most six bytes per UTF-16 unit (`\u0000`), plus its quotes; the duration is ASCII.
-  const most = opening.length + requestId.length * 6 + 2 + middle.length + MAX_MILLIS_BYTES + keyPart.length + closing.length;
+  const most = opening.most() + requestId.length * 6 + 2 + middle.length + MAX_MILLIS_BYTES + keyPart.length + closing.length;
   const { stream } = bytes;
   const target = stream.room(most);
   let at = stream.at;
-  target.set(opening, at);
-  at += opening.length;
+  at += opening.write(target, at);
   at += writeQuoted(target, at, requestId);
   target.set(middle, at);
   at += middle.length;
@@ -194,10 +193,17 @@ interface LineWriter {
 
 /** The pieces made once, as UTF-8 bytes, and the destination they are written into. */
 interface ByteLineWriter {
-  opening: () => Buffer;
+  opening: OpeningBytes;
   closing: Buffer;
   fastClosing: Buffer;
   stream: Pick<ByteBatchedStream, 'room' | 'at' | 'commit'>;
+}
+
+/** The opening written as bytes: `most()` bounds what the `write` right after it (same turn) writes. */
+interface OpeningBytes {
+  most(): number;
+  /** Writes the opening at `at`; returns the bytes written. */
+  write(target: Buffer, at: number): number;
 }
 
 // Present in pino 10 though its type declarations omit it.
@@ -247,22 +253,66 @@ function inspect(log: GatewayLogger): LineWriter | null {
     : () => `${head}${(time as () => string)()}${bindings},"requestId":`;
   const writer: LineWriter = { opening, closing, fastClosing, stream };
   if (takesBytesInPlace(stream)) {
-    writer.bytes = { opening: bytesOncePerText(opening), closing: Buffer.from(closing), fastClosing: Buffer.from(fastClosing), stream };
+    const openingBytes = time === pino.stdTimeFunctions.isoTime ? isoOpeningBytes(head, bindings) : bytesOncePerText(opening);
+    writer.bytes = { opening: openingBytes, closing: Buffer.from(closing), fastClosing: Buffer.from(fastClosing), stream };
   }
   return writer;
 }
 
-/** `text()` as bytes, encoded again only when the text changes (the opening: once per millisecond). */
-function bytesOncePerText(text: () => string): () => Buffer {
+/** `text()` as bytes, encoded again only when the text changes (a logger with its own time function). */
+function bytesOncePerText(text: () => string): OpeningBytes {
   let last = '';
   let bytes = EMPTY;
-  return () => {
-    const now = text();
-    if (now !== last) {
-      last = now;
-      bytes = Buffer.from(now);
-    }
-    return bytes;
+  return {
+    most() {
+      const now = text();
+      if (now !== last) {
+        last = now;
+        bytes = Buffer.from(now);
+      }
+      return bytes.length;
+    },
+    // The bytes `most` just read: the clock may have moved on since, and the bound must hold for what is written.
+    write(target, at) {
+      target.set(bytes, at);
+      return bytes.length;
+    },
+  };
+}
+
+/**
+ * The opening with pino's ISO time as bytes, without a Date, an ISO string or an encoding per line: the
+ * text up to the time's `.` is made once per second, and each line writes the clock's three millisecond
+ * digits, then `Z"`, the bindings and `,"requestId":`, made once. Made once per millisecond, as before, it
+ * was remade every few lines at the bench's rates (issue 43). The same bytes as `new Date(now).toISOString()` at any
+ * time (test/gateway/observability/request-log-line.test.ts walks the clock across seconds and years).
+ */
+function isoOpeningBytes(head: string, bindings: string): OpeningBytes {
+  let second = Number.NaN;
+  let before = EMPTY;
+  const after = Buffer.from(`Z"${bindings},"requestId":`);
+  // The longest ISO time (`+275760-09-13T00:00:00.000Z`, the last a Date holds) has 27 characters, all ASCII.
+  const most = Buffer.byteLength(`${head},"time":"`) + 27 + 1 + after.length;
+  return {
+    most: () => most,
+    write(target, at) {
+      const now = Date.now();
+      const whole = Math.floor(now / 1000);
+      if (whole !== second) {
+        second = whole;
+        const iso = new Date(whole * 1000).toISOString();
+        // Everything but the `000Z` of the whole second: the three digits are each line's own.
+        before = Buffer.from(`${head},"time":"${iso.slice(0, -4)}`);
+      }
+      const millis = now - whole * 1000;
+      target.set(before, at);
+      let end = at + before.length;
+      target[end++] = 48 + Math.floor(millis / 100);
+      target[end++] = 48 + (Math.floor(millis / 10) % 10);
+      target[end++] = 48 + (millis % 10);
+      target.set(after, end);
+      return end + after.length - at;
+    },
   };
 }
 

@@ -162,6 +162,21 @@ export function rateLimiterContract(make: MakeLimiter): void {
     });
   });
 
+  it('follows a tier change between one window and two, both ways: a spent day refuses only the tier that has one', async () => {
+    const clock = fakeClock('2030-01-15T12:00:00Z');
+    const limits = parseLimitsFile({ tiers: { nonprofit: { perMinute: 5, perDay: null }, trial: { perMinute: 5, perDay: 1 } } }, 'case');
+    await withLimiter(limits, clock, async (limiter) => {
+      const id = randomUUID();
+      const seen: [number, number, number, boolean][] = [];
+      for (const tier of ['trial', 'trial', 'nonprofit', 'trial', 'nonprofit'] as const) {
+        const decision = await limiter.consumeKey(id, tier);
+        seen.push([decision.policy.length, decision.limit, decision.remaining, decision.allowed]);
+      }
+      // Trial's day is spent by its first call; nonprofit has no day window, so the spent day never refuses it.
+      assert.deepEqual(seen, [[2, 1, 0, true], [2, 1, 0, false], [1, 5, 3, true], [2, 1, 0, false], [1, 5, 2, true]]);
+    });
+  });
+
   it('keeps keys and client addresses apart', async () => {
     const clock = fakeClock('2030-01-15T12:00:00Z');
     await withLimiter(parseLimitsFile({ tiers: { trial: { perMinute: 1 } }, public: { perMinute: 1 } }, 'case'), clock, async (limiter) => {

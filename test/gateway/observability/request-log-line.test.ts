@@ -188,6 +188,59 @@ describe('logRequestLine into a byte batch', () => {
     }
   });
 
+  it('writes pino\'s ISO time at any clock: each millisecond digit, across seconds, days and years, before 1970 and past 9999', () => {
+    // Date.now itself, not mock.timers (which refuses a time before 1970); pino reads the time through it.
+    mock.timers.reset();
+    let clock = 0;
+    mock.method(Date, 'now', () => clock);
+    const ours = byteLogger();
+    const theirs = byteLogger();
+    const facts: RequestLogFacts = { requestId: 'clock-walk-0001', method: 'GET', route: '/api/sample', status: 200, started: 4998.5, fastPath: true };
+    const starts = [
+      Date.UTC(2026, 11, 31, 23, 59, 58, 990),
+      Date.UTC(2026, 5, 1, 12, 0, 0, 0),
+      Date.UTC(1969, 11, 31, 23, 59, 59, 995),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 998),
+      Date.UTC(-1, 0, 1, 0, 0, 0, 5),
+      8.64e15 - 1500,
+    ];
+    let lines = 0;
+    for (const start of starts) {
+      clock = start;
+      // 1,500 lines a millisecond apart: every digit in every place, and a second boundary or two.
+      for (let step = 0; step < 1500; step++) {
+        logRequestLine(ours.log, facts);
+        theirs.log.info(requestLogFields(facts), 'request');
+        lines++;
+        if (step % 3 !== 0) clock += 1;
+      }
+    }
+    const [mine, pinos] = [ours.flush().toString('utf8').split('\n'), theirs.flush().toString('utf8').split('\n')];
+    assert.equal(mine.length, lines + 1);
+    for (const [index, line] of mine.entries()) assert.equal(line, pinos[index], `line ${index}`);
+    assert.ok(mine.some((line) => line.includes('"time":"+010000-01-01T00:00:00.')), 'a year past 9999 was written');
+    assert.ok(mine.some((line) => line.includes('"time":"1969-12-31T23:59:59.99')), 'a time before 1970 was written');
+  });
+
+  it('writes a logger\'s own time function as pino does, as it changes', () => {
+    let clock = 0;
+    const chunks: Buffer[] = [];
+    const stream = createByteBatchedStream({ write: (chunk) => chunks.push(chunk), flushSync: () => undefined }, { ms: 20, maxBytes: 64 * 1024 });
+    const time = () => `,"time":${clock}`;
+    const log = pino({ level: 'info', base: { pid: process.pid }, timestamp: time }, stream);
+    const facts: RequestLogFacts = { requestId: 'own-time-0001', method: 'GET', route: '/api/sample', status: 200, started: 4998.5 };
+    for (let line = 0; line < 6; line++) {
+      clock = line;
+      logRequestLine(log, facts);
+      log.info(requestLogFields(facts), 'request');
+    }
+    stream.flushSync();
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\n');
+    // Each pair, ours then pino's, at the same time; the time moves between pairs.
+    for (let pair = 0; pair < lines.length; pair += 2) assert.equal(lines[pair], lines[pair + 1], `pair ${pair / 2}`);
+    assert.deepEqual(lines.map((line) => (JSON.parse(line) as { time: number }).time), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+  });
+
   it('keeps lines in the order they were logged, pino\'s own between them', () => {
     const ours = byteLogger();
     const facts: RequestLogFacts = { requestId: 'order-check-0001', method: 'GET', route: '/api/sample', status: 200, started: 5000 };
