@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     if (options.links) {
       // --links: the link checker's phase only, compiled as an operator runs it (no TypeScript loader in the run
       // or its extraction children, no launcher: hra-bin.js runs dist/js in its own process); it drives no HTTP load.
-      writeSection(options, await benchLinks(root, work, options.scale, command, progress, options.quick));
+      writeSection(options, await benchLinks(root, work, options.scale, command, progress, options.quick, options.rounds));
       progress(`bench: wrote ${options.out} section ${sectionId(options)}`);
       return;
     }

@@ -13,6 +13,7 @@ import { createLimiter } from './create-limiter.ts';
 import { createHostGate, type GateTimers } from './host-gate.ts';
 import { createNetworkGuard, FIRST_WINDOW, isUnreachable, NetworkUnavailable } from './network-guard.ts';
 import { createProgressMeter } from './progress-meter.ts';
+import { readABodyLastTime } from './read-a-body-last-time.ts';
 import { RequestFailure } from './request-failure.ts';
 import { runLinkChecks } from './run-link-checks.ts';
 import type { LinkTargets } from './select-link-targets.ts';
@@ -155,7 +156,8 @@ export async function checkCorpusLinks(targets: LinkTargets, options: LinkRunOpt
   const visit = async (url: string): Promise<{ verdict: LinkVerdict; quoteChecks: QuoteCheck[] }> => {
     started += 1;
     const tasks = targets.quotes.due.get(url);
-    const verdict = await checkLink(url, linkDeps, { wantPage: targets.wholePages.has(url) });
+    // Where the last attempt read an HTML page, a HEAD would only be answered empty before the GET.
+    const verdict = await checkLink(url, linkDeps, { wantPage: targets.wholePages.has(url), getFirst: readABodyLastTime(targets.previous.get(url)) });
     try {
       const quoteChecks = tasks === undefined ? [] : await checkQuotes(url, tasks, verdict, options.checkedAt, extract, targets.quotes.reusable);
       return { verdict, quoteChecks };

@@ -50,13 +50,17 @@ export const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * answer is asked again with GET: 405 and 501 (HEAD refused), other 4xx (HEAD handlers are often wrong,
  * and a `dead` verdict must not rest on one), and a 2xx HTML page, whose title and heading the soft-404
  * and bot-wall rules read. Once an attempt falls back to GET it stays on GET for later hops.
+ *
+ * `getFirst` starts with GET where HEAD is expected not to settle the URL (its last attempt read an HTML
+ * page: read-a-body-last-time.ts). The rules are the same either way: each classifies the final response,
+ * and a GET answer is what the HEAD fallback would have asked for.
  */
-export async function checkLink(url: string, deps: CheckLinkDeps, options: { wantPage?: boolean } = {}): Promise<LinkVerdict> {
+export async function checkLink(url: string, deps: CheckLinkDeps, options: { wantPage?: boolean; getFirst?: boolean } = {}): Promise<LinkVerdict> {
   // A page whose text the quote checks need is fetched with GET from the first hop: HEAD could not give
   // the body, so it would only add a request.
   const read: BodyRead = options.wantPage === true ? 'page' : 'prefix';
   let current = url;
-  let method: 'HEAD' | 'GET' = read === 'page' ? 'GET' : 'HEAD';
+  let method: 'HEAD' | 'GET' = read === 'page' || options.getFirst === true ? 'GET' : 'HEAD';
   const seen = new Set([url]);
   for (let redirects = 0; ;) {
     const answer = await sendWithRetries(current, method, read, deps);

@@ -126,7 +126,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   return Object.freeze({
     quick,
     scale,
-    rounds: rounds ?? (quick ? 2 : 3),
+    // --links: one round unless asked (a round at the published scale is three link-check runs, minutes each).
+    rounds: rounds ?? (links ? 1 : quick ? 2 : 3),
     // Quick: 2 s rounds keep the whole run, compile and build included, within its 2 minutes.
     roundSeconds: roundSeconds ?? (quick ? 2 : 10),
     warmupSeconds: 1,

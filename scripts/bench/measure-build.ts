@@ -99,7 +99,7 @@ export interface MeasuredRun {
   seconds: number;
   peakRssBytes: number | undefined;
   rssSource: string;
-  /** User + system CPU seconds of the process and its threads, from GNU time; undefined without it. */
+  /** User + system CPU seconds of the process, its threads and every child it waited for (wait4's rusage), from GNU time; undefined without it. */
   cpuSeconds: number | undefined;
   /** The highest sum of RSS over the run and every process below it, sampled every TREE_SAMPLE_MS. */
   peakTreeRssBytes: number;

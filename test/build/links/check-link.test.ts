@@ -237,3 +237,21 @@ describe('checkLink asked for the page (quote checks)', () => {
     assert.deepEqual(verdict, { outcome: 'live', httpStatus: 200, pageClass: 'program', reason: 'status 200', finalUrl: 'http://a.test/flyer.pdf', contentType: 'application/pdf', page: pdf.page });
   });
 });
+
+describe('checkLink with getFirst (the last attempt read an HTML page)', () => {
+  it('asks GET at once, reading the prefix, and gives the verdict HEAD first gives', async () => {
+    const script = () => ({ [`HEAD ${url}`]: [html(200)], [`GET ${url}`]: [html(200)] });
+    const headFirst = scripted(script());
+    const getFirst = scripted(script());
+    assert.deepEqual(await checkLink(url, getFirst.deps, { getFirst: true }), await checkLink(url, headFirst.deps));
+    assert.deepEqual(getFirst.sent, [`GET ${url}`]);
+    assert.deepEqual(headFirst.sent, [`HEAD ${url}`, `GET ${url}`]);
+  });
+
+  it('stays on GET across redirects, and a soft 404 is still dead', async () => {
+    const next = 'http://a.test/missing';
+    const { deps, sent } = scripted({ [`GET ${url}`]: [moved(next)], [`GET ${next}`]: [{ ...html(200), body: '<title>Page not found</title>' }] });
+    assert.equal((await checkLink(url, deps, { getFirst: true })).outcome, 'dead');
+    assert.deepEqual(sent, [`GET ${url}`, `GET ${next}`]);
+  });
+});
