@@ -6,8 +6,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
+import { gzipWarcMember } from './gzip-warc-member.ts';
 import { type ArchiveIndex, type ArchiveIndexRow, openArchiveIndex } from './archive-index.ts';
 import { acquireArchiveLock } from './archive-lock.ts';
 import { sha256Hex, warcPayloadDigest } from './payload-digest.ts';
@@ -134,7 +134,7 @@ async function serialize(record: WARCRecord, payload: Uint8Array, payloadSha256:
   const block = createHash('sha256').update(head).update(payload).digest('hex');
   record.warcHeaders.headers.set('WARC-Block-Digest', warcPayloadDigest(block));
   record.warcHeaders.headers.set('WARC-Payload-Digest', warcPayloadDigest(payloadSha256));
-  return gzipSync(await WARCSerializer.serialize(record, { ...SERIALIZE }));
+  return gzipWarcMember(await WARCSerializer.serialize(record, { ...SERIALIZE }));
 }
 
 /** Opens a writer on the archive at `archiveDir`, first sealing what a killed writer left there. */

@@ -2,8 +2,8 @@
 // and whom to write to about them. It names no file (no WARC-Filename), so a prune that rewrites a file's kept
 // records into a new one copies it as it is and it stays true.
 import { createHash, randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
+import { gzipWarcMember } from './gzip-warc-member.ts';
 import { warcPayloadDigest } from './payload-digest.ts';
 
 /** What a warcinfo record says about the writer. */
@@ -41,5 +41,5 @@ export async function warcInfoMember(info: WarcInfo, date: Date): Promise<Buffer
     date: date.toISOString(), warcVersion: WARC_1_1,
     warcHeaders: { 'WARC-Record-ID': `<urn:uuid:${randomUUID()}>`, 'WARC-Block-Digest': warcPayloadDigest(createHash('sha256').update(block).digest('hex')) },
   }, fields);
-  return gzipSync(await WARCSerializer.serialize(record, { digest: { algo: 'sha-256', prefix: 'sha256:', base32: true } }));
+  return gzipWarcMember(await WARCSerializer.serialize(record, { digest: { algo: 'sha-256', prefix: 'sha256:', base32: true } }));
 }

@@ -68,6 +68,14 @@ export const DEFAULT_EXTRACT_MAX_RSS_MB = 352;
 export const DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB = 640;
 /** 192 MiB: the JavaScript heap's share of a child's memory limit, so V8 collects before the limit is hit. */
 export const DEFAULT_EXTRACT_MAX_HEAP_MB = 192;
+/**
+ * 32 MiB: each of V8's two young-generation halves in a child, at the default heap cap (a sixth of the cap,
+ * so a small cap keeps a young generation in proportion). Parsing a 200 KB page allocates a tree that lives
+ * until its text is out; with the smaller default halves most of it was copied out of the young generation
+ * before it died, and collection took a quarter of a child's time: 32 MiB halves cut the CPU of a fixture
+ * page by 18% (25.1 to 20.5 ms, compiled, 3 alternated rounds).
+ */
+export const DEFAULT_EXTRACT_SEMI_SPACE_MB = 32;
 
 const CHILD_ENTRY = fileURLToPath(new URL(`./page-text-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 // pdf.js is preloaded as load-pdfjs.ts loads it, keeping the natives its polyfills would replace.
@@ -105,6 +113,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
   const maxRssMb = options.maxRssMb ?? DEFAULT_EXTRACT_MAX_RSS_MB;
   const maxHeapMb = options.maxHeapMb ?? Math.min(DEFAULT_EXTRACT_MAX_HEAP_MB, Math.floor(maxRssMb * 0.6));
   const sampleMs = options.sampleMs ?? 5;
+  const semiSpaceMb = Math.max(1, Math.min(DEFAULT_EXTRACT_SEMI_SPACE_MB, Math.floor(maxHeapMb / 6)));
   const maxTotalRssMb = Math.max(maxRssMb, options.maxTotalRssMb ?? DEFAULT_EXTRACT_MAX_TOTAL_RSS_MB);
   if (!Number.isInteger(size) || size < 1) throw new Error(`extraction children must be a whole number of at least 1, got ${size}`);
   if (!(timeoutMs > 0)) throw new Error(`extraction timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -148,7 +157,7 @@ export function createPageTextExtractor(options: PageTextExtractorOptions = {}):
 
   function startLane(): Lane {
     const child = fork(CHILD_ENTRY, [], {
-      execArgv: [`--max-old-space-size=${maxHeapMb}`, ...LOADER_ARGS],
+      execArgv: [`--max-old-space-size=${maxHeapMb}`, `--max-semi-space-size=${semiSpaceMb}`, ...LOADER_ARGS],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { openArchiveIndex } from '../../../build/archive/archive-index.ts';
 import { type ArchiveExchange, openArchiveWriter } from '../../../build/archive/open-archive-writer.ts';
@@ -151,6 +151,33 @@ describe('openArchiveWriter', () => {
     const archive = freshArchive();
     await assert.rejects(openArchiveWriter({ archiveDir: archive, info: { software: 'home-repair-api/1', contact: 'https://a.test/\r\nWARC-Type: response' } }), /warcinfo operator: a line break/);
     assert.deepEqual(warcFiles(archive, ''), []);
+  });
+
+  it('writes every member, the warcinfo included, at zlib level 1, each one gzip member that reads back whole', async () => {
+    const archive = freshArchive();
+    const writer = await openArchiveWriter({ archiveDir: archive, now: () => at, pid: 4243 });
+    // A page of a real size: level 6 and level 1 differ on it in size, so the level is what the bytes show.
+    const page = `<html><body>${Array.from({ length: 4000 }, (_, i) => `<p class="c${i % 7}">Grant item ${i}: up to $${i * 5}</p>`).join('\n')}</body></html>`;
+    await writer.writeExchange(exchange('http://a.example/big', page));
+    await writer.close();
+    const file = warcFiles(archive)[0]!;
+    const bytes = readFileSync(file);
+    const index = openArchiveIndex(archive);
+    const rows = index.rowsOfFile(index.listFiles()[0]!);
+    index.close();
+    const starts = [0, ...rows.map((row) => row.offset)];
+    const ends = [rows[0]!.offset, ...rows.map((row) => row.offset + row.length)];
+    assert.equal(ends.at(-1), bytes.length, 'the members are the whole file');
+    for (const [i, start] of starts.entries()) {
+      const member = bytes.subarray(start, ends[i]);
+      assert.deepEqual([...member.subarray(0, 3)], [0x1f, 0x8b, 8], 'a gzip member, deflate');
+      // XFL 4: zlib marks a member written at its fastest level (RFC 1952); the default level writes 0.
+      assert.equal(member[8], 4, `member ${i} written at level 1`);
+      assert.equal(gunzipSync(member).length > 0, true);
+    }
+    const response = gunzipSync(bytes.subarray(starts[1]!, ends[1])).toString('latin1');
+    assert.ok(response.includes(`\r\n\r\n${page}\r\n\r\n`), 'the response member holds the page whole');
+    assert.equal(bytes.subarray(starts[1]!, ends[1]).length, gzipSync(gunzipSync(bytes.subarray(starts[1]!, ends[1])), { level: 1 }).length);
   });
 
   it('never writes Authorization, Proxy-Authorization, Cookie or Set-Cookie, in either direction', async () => {

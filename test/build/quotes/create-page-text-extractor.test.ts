@@ -4,6 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createPageTextExtractor } from '../../../build/quotes/create-page-text-extractor.ts';
 import { makeInflatingPdf, makeMisnestedHtml } from '../../support/make-hostile-pages.ts';
@@ -84,6 +85,21 @@ describe('createPageTextExtractor', () => {
     } finally {
       await extractor.close();
     }
+  });
+
+  it('starts each child with young-generation halves of a sixth of its heap cap, at most 32 MiB', async () => {
+    const semiSpace = async (options: Parameters<typeof createPageTextExtractor>[0]) => {
+      const extractor = createPageTextExtractor(options);
+      try {
+        assert.equal((await extractor.extract(healthy())).kind, 'text');
+        const args = readFileSync(`/proc/${extractor.pids()[0]}/cmdline`, 'utf8').split('\0');
+        return args.filter((arg) => /^--max-(semi|old)-space-size=/.test(arg));
+      } finally {
+        await extractor.close();
+      }
+    };
+    assert.deepEqual(await semiSpace({ children: 1 }), ['--max-old-space-size=192', '--max-semi-space-size=32']);
+    assert.deepEqual(await semiSpace({ children: 1, maxRssMb: 1024, maxHeapMb: 24 }), ['--max-old-space-size=24', '--max-semi-space-size=4']);
   });
 
   it('kills its children on close', async () => {
