@@ -35,7 +35,7 @@ gc();
 const oldBytes = () => getHeapSpaceStatistics().filter((space) => space.space_name === 'old_space' || space.space_name === 'large_object_space').reduce((sum, space) => sum + space.space_used_size, 0);
 let fullCollections = 0;
 const observer = new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections += 1;
+  for (const entry of list.getEntries()) if (((entry as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections += 1;
 });
 observer.observe({ entryTypes: ['gc'] });
 const check = createProgramFileCheck({ vocabularies: undefined, correctionsFile: 'corrections.ndjson' });
