@@ -7,7 +7,7 @@
 import { checkProgramRow, type LocatedCorrection, type ProgramRowContext } from './check-program-row.ts';
 import type { CorpusProblem } from './corpus-problem.ts';
 import type { ProgramRow, Vocabularies } from './corpus-types.ts';
-import { readNdjson } from './read-corpus-file.ts';
+import { visitNdjson } from './read-corpus-file.ts';
 import { corpusValidator } from './corpus-validators.ts';
 
 /** What every program file of a corpus is checked against: plain data, so a worker thread can be sent it. */
@@ -59,7 +59,8 @@ export function createProgramFileCheck(rules: ProgramFileRules): ProgramFileChec
     const problems: CorpusProblem[] = [];
     const ids = new Set<string>();
     const rows: ProgramRow[] = [];
-    for (const { value, line, canonical } of readNdjson(path, root, file, problems)) {
+    // Visited, not listed: the rows of a file checked and dropped must die young (visitNdjson).
+    visitNdjson(path, root, file, problems, (value, line, canonical) => {
       const id = (value as { id?: unknown }).id;
       const own = typeof id === 'string' ? (byId.get(id) ?? []) : [];
       // Like city slugs, the id of an invalid row still counts as known (no cascading reference errors).
@@ -68,7 +69,7 @@ export function createProgramFileCheck(rules: ProgramFileRules): ProgramFileChec
         ids.add(id);
       }
       if (canonical && checkProgramRow(value, { file, line }, own, context, problems)) rows.push(value);
-    }
+    });
     return { ids: [...ids], problems, rows };
   };
 }

@@ -32,34 +32,50 @@ export interface ParsedDocument {
  * revision could not hash (a duplicate key, ...) with their problems reported and `canonical: false`.
  */
 export function readNdjson(absolutePath: string, root: string, file: string, problems: CorpusProblem[]): ParsedLine[] {
+  const parsed: ParsedLine[] = [];
+  visitNdjson(absolutePath, root, file, problems, (value, line, canonical) => parsed.push({ value, line, canonical }));
+  return parsed;
+}
+
+/** Receives one parsed NDJSON line (see ParsedLine for `canonical`). */
+export type NdjsonVisitor = (value: object, line: number, canonical: boolean) => void;
+
+/**
+ * readNdjson without the list: each line is handed to `visit` as it is parsed, and no object per line is
+ * made. For files whose rows are checked and dropped (the program files): V8 learns from the evidence
+ * files, whose rows all live on, to allocate a line's wrapper straight in the old generation (allocation-site
+ * pretenuring), and a wrapper there keeps its row alive through every young collection, so at ten times the
+ * published scale every program row was promoted and the heap reached 614 MB before a full collection found
+ * 220 MB live (BENCHMARKS.md, "Link check at ten times the scale").
+ */
+export function visitNdjson(absolutePath: string, root: string, file: string, problems: CorpusProblem[], visit: NdjsonVisitor): void {
   const decoded = readText(absolutePath, root, file, problems);
-  if (decoded === undefined) return [];
+  if (decoded === undefined) return;
   const lines = decoded.text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const parsed: ParsedLine[] = [];
-  lines.forEach((raw, index) => {
+  for (let index = 0; index < lines.length; index += 1) {
     const line = index + 1;
+    const raw = lines[index] as string;
     const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (decoded.invalidLines.has(line)) {
       // Already reported. Read as decoded (invalid bytes as U+FFFD) it still names its id or slug, so the
       // fault does not cascade into "no program" problems elsewhere.
       const { value } = parseStrictJson(source);
-      if (isJsonObject(value)) parsed.push({ value, line, canonical: false });
-      return;
+      if (isJsonObject(value)) visit(value, line, false);
+      continue;
     }
     if (source.trim() === '') {
       problems.push({ file, line, path: '$', message: 'blank line (NDJSON holds one JSON object per line)' });
-      return;
+      continue;
     }
     const { value, violations } = parseStrictJson(source);
     if (value !== undefined && !isJsonObject(value)) {
       problems.push({ file, line, path: '$', message: 'must be a JSON object' });
-      return;
+      continue;
     }
     for (const violation of violations) problems.push({ file, line, path: violation.path, message: violation.message });
-    if (value !== undefined) parsed.push({ value, line, canonical: violations.length === 0 });
-  });
-  return parsed;
+    if (value !== undefined) visit(value, line, violations.length === 0);
+  }
 }
 
 /** Parses a JSON document; its syntax tree, built only when a schema failure needs a line, locates paths. */
