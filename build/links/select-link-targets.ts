@@ -5,7 +5,7 @@
 import type { Corpus, LinkCheck } from '../corpus/corpus-types.ts';
 import { utcDayNumber } from '../derive/utc-day-number.ts';
 import { latestAttemptByUrl } from './latest-attempt.ts';
-import { selectQuoteTargets, type QuoteTargets } from './select-quote-targets.ts';
+import { createQuoteTargetCollector, type QuoteTargetInputs, type QuoteTargets } from './select-quote-targets.ts';
 import { visitCitations } from './visit-citations.ts';
 
 /** Options of selectLinkTargets. */
@@ -23,6 +23,9 @@ export interface LinkTargetOptions {
    */
   reviewPages?: ReadonlySet<string>;
 }
+
+/** What link selection reads of a corpus. */
+export type LinkTargetInputs = QuoteTargetInputs & Pick<Corpus, 'linkChecks'>;
 
 /** The run's work list and what the selection left out. */
 export interface LinkTargets {
@@ -47,16 +50,22 @@ export interface LinkTargets {
  * than `maxAgeDays` whole days before `today`, so a run interrupted on Monday resumes on Tuesday with
  * the URLs it had not reached, and a second run the same day checks nothing (`maxAgeDays` 0 checks all).
  */
-export function selectLinkTargets(corpus: Corpus, options: LinkTargetOptions): LinkTargets {
+export function selectLinkTargets(corpus: LinkTargetInputs, options: LinkTargetOptions): LinkTargets {
+  // One pass over the citations for both selections: a citation's URL is cited, so `only` selects the
+  // same quotes as `only` narrowed to the cited URLs would.
+  const quoteCollector = options.quotes === false
+    ? undefined
+    : createQuoteTargetCollector(corpus, { today: options.today, maxAgeDays: options.maxAgeDays, ...(options.only === undefined ? {} : { only: new Set(options.only) }) });
   const citedUrls = new Set<string>();
-  visitCitations(corpus, (citation) => citedUrls.add(citation.url));
+  visitCitations(corpus, (citation) => {
+    citedUrls.add(citation.url);
+    quoteCollector?.visit(citation);
+  });
   const uncited = (options.only ?? []).filter((url) => !citedUrls.has(url));
   const wanted = options.only === undefined ? citedUrls : new Set(options.only.filter((url) => citedUrls.has(url)));
   const latest = latestAttemptByUrl(corpus.linkChecks, wanted);
   const today = utcDayNumber(options.today, 'today');
-  const quotes: QuoteTargets = options.quotes === false
-    ? { due: new Map(), quotes: 0, fresh: 0 }
-    : selectQuoteTargets(corpus, { today: options.today, maxAgeDays: options.maxAgeDays, only: wanted });
+  const quotes: QuoteTargets = quoteCollector === undefined ? { due: new Map(), quotes: 0, fresh: 0 } : quoteCollector.finish();
   const urls: string[] = [];
   const previous = new Map<string, LinkCheck>();
   for (const url of wanted) {

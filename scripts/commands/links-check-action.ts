@@ -16,13 +16,14 @@ import { linkUserAgent } from '../../build/links/link-user-agent.ts';
 import { NetworkUnavailable } from '../../build/links/network-guard.ts';
 import { probeProxy } from '../../build/links/probe-proxy.ts';
 import { selectLinkTargets, type LinkTargets } from '../../build/links/select-link-targets.ts';
-import { DEFAULT_DUE_WITHIN_DAYS, findDueReviews } from '../../build/reviews/find-due-reviews.ts';
+import { DEFAULT_DUE_WITHIN_DAYS } from '../../build/reviews/find-due-reviews.ts';
+import { findDueReviewPages } from '../../build/reviews/find-due-review-pages.ts';
 import { recordKey } from '../../build/derive/apply-corrections.ts';
 import { watchEventLoop } from '../../build/links/watch-event-loop.ts';
 import type { LinkRunTally } from '../../build/links/summarize-link-run.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { packageVersion } from '../package-version.ts';
-import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
+import { loadLinkRunInputs } from './load-link-run-inputs.ts';
 import { redactPassword } from './redact-password.ts';
 
 /** The flags as commander hands them over (numbers still text). */
@@ -177,7 +178,7 @@ export async function runLinksCheck(flags: LinksCheckFlags): Promise<void> {
 }
 
 /** The record keys (recordKey) of the served records that cite one of `urls`. */
-function recordsCiting(corpus: Corpus, urls: readonly string[]): Set<string> {
+function recordsCiting(corpus: CitingCorpus, urls: readonly string[]): Set<string> {
   const keys = new Set<string>();
   for (const records of findCitations(corpus, new Set(urls)).values()) for (const { city, programId } of records) keys.add(recordKey(city, programId));
   return keys;
@@ -192,40 +193,26 @@ interface RunCorpus extends CitingCorpus {
 }
 
 /**
- * Loads the corpus and chooses the run's URLs. Only a RunCorpus leaves: the evidence lines, reviews and
- * change events are read here and nowhere after, and held for the run they would be its largest
- * allocation (BENCHMARKS.md, "Link check at ten times the scale").
+ * Loads the corpus and chooses the run's URLs. Only a RunCorpus leaves: the evidence lines and reviews are
+ * read here and nowhere after, and held for the run they would be its largest allocation; what no step
+ * reads is not kept past the load (load-link-run-inputs.ts; BENCHMARKS.md, "Link check at ten times the scale").
  */
 function chooseTargets(flags: LinksCheckFlags, checkedAt: string, maxAgeDays: number): { corpus: RunCorpus; targets: LinkTargets; reviews: { due: number; toCheck: number; derived: number } } {
-  const corpus = loadCorpusOrFail(flags.corpus);
+  const corpus = loadLinkRunInputs(flags.corpus);
   const userAgent = flags.userAgent ?? linkUserAgent(corpus.manifest);
   if (userAgent === undefined || userAgent.trim() === '') {
     throw new CliFailure(`${flags.corpus}/manifest.json: no "contact" URL for the User-Agent (add one, or pass --user-agent)`);
   }
   // The records `reviews due` lists at the run's date, by the queue's own rule: their pages are read whole.
-  // A --url run derives only the records its URLs cite: the queue of the rest cannot choose its pages.
+  // Only their URLs are kept, and no record is derived (find-due-review-pages.ts).
+  // A --url run judges only the records its URLs cite: the queue of the rest cannot choose its pages.
   const records = flags.url ? recordsCiting(corpus, flags.url) : undefined;
-  const queue = findDueReviews(corpus, { at: checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS, ...(records ? { records } : {}) });
-  const reviewPages = new Set(queue.due.map((item) => item.url));
+  const queue = findDueReviewPages(corpus, { at: checkedAt, withinDays: DEFAULT_DUE_WITHIN_DAYS, ...(records ? { records } : {}) });
+  const reviewPages = queue.urls;
   const targets = selectLinkTargets(corpus, { today: checkedAt, maxAgeDays, quotes: flags.quotes !== false, reviewPages, ...(flags.url ? { only: flags.url } : {}) });
   const toCheck = targets.urls.filter((url) => reviewPages.has(url)).length;
   const { root, manifest, national, cities, programFiles, corrections } = corpus;
-  return { corpus: { root, manifest, national, cities, programFiles, corrections, userAgent }, targets, reviews: { due: reviewPages.size, toCheck, derived: countDerived(corpus, records) } };
-}
-
-/**
- * How many records findDueReviews derived for the progress line (its cost at 57,000 records): those of a
- * live city, all of them or those in `records`.
- */
-function countDerived(corpus: Corpus, records: ReadonlySet<string> | undefined): number {
-  let count = 0;
-  for (const city of corpus.cities) {
-    if (city.status !== 'live') continue;
-    const ids = corpus.programIds.get(city.slug) ?? new Set<string>();
-    if (records === undefined) count += ids.size;
-    else for (const id of ids) if (records.has(recordKey(city.slug, id))) count += 1;
-  }
-  return count;
+  return { corpus: { root, manifest, national, cities, programFiles, corrections, userAgent }, targets, reviews: { due: reviewPages.size, toCheck, derived: queue.judged } };
 }
 
 function moveAsOf(corpus: RunCorpus, date: string): AsOfMove | undefined {
