@@ -3,7 +3,7 @@
  * was drawn with and from, so `hra audit publish` draws it again and refuses a worksheet that differs.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { createAjv } from '../corpus/create-ajv.ts';
+import { compileOnFirstUse } from '../corpus/compile-on-first-use.ts';
 import { AUDIT_STRATA } from './read-audit-frame.ts';
 import { SAMPLE_ALGORITHM } from './draw-audit-sample.ts';
 
@@ -34,7 +34,7 @@ export const auditDrawSchema = {
 /** A draw file's contents. */
 export type AuditDraw = FromSchema<typeof auditDrawSchema>;
 
-const validate = createAjv().compile(auditDrawSchema);
+const drawValidator = compileOnFirstUse(auditDrawSchema);
 
 /** Parses a draw file's text; throws with `label` and the first schema violation. */
 export function parseAuditDraw(text: string, label: string): AuditDraw {
@@ -44,6 +44,7 @@ export function parseAuditDraw(text: string, label: string): AuditDraw {
   } catch (error) {
     throw new Error(`${label}: not JSON: ${(error as Error).message}`);
   }
+  const validate = drawValidator();
   if (!validate(value)) {
     const [first] = validate.errors ?? [];
     throw new Error(`${label}: ${first?.instancePath || '$'} ${first?.message ?? 'is not a draw file'}`);

@@ -16,7 +16,15 @@ const TIER_SCOPES: Readonly<Record<(typeof LIMIT_TIERS)[number], string>> = {
   commercial: 'Licensed live-city scope under the applicable agreement.',
 };
 
-const perDay = (rule: LimitRule) => (rule.perDay === null ? 'no day window' : rule.perDay.toLocaleString('en-US'));
+const perDay = (rule: LimitRule) => (rule.perDay === null ? 'no day window' : groupThousands(rule.perDay));
+
+/**
+ * `2000` as `2,000`, as `toLocaleString('en-US')` writes a whole number, without it: the first Intl number
+ * format loads ICU, over 100 ms of the gateway's start-up (BENCHMARKS.md "Start-up"), for one template.
+ */
+function groupThousands(count: number): string {
+  return Number.isSafeInteger(count) ? String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : count.toLocaleString('en-US');
+}
 
 function tierTable(): string {
   const rows = LIMIT_TIERS.map((tier) => {

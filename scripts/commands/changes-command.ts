@@ -1,14 +1,8 @@
 /** `hra changes detect`: appends the changes since a published snapshot to the corpus's change log. */
 import type { Command } from 'commander';
 import type { ChangeEventRow } from '../../build/corpus/corpus-types.ts';
-import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
-import { recordDetectedChanges } from '../../build/changes/record-detected-changes.ts';
-import { inspectSnapshot, openSnapshotFile } from '../../build/snapshot/inspect-snapshot.ts';
-import { PREVIOUS_SNAPSHOT_FORMAT_VERSIONS } from '../../build/snapshot/snapshot-format.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
-import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
-import { requireBuildSources } from './require-build-sources.ts';
 
 interface DetectFlags {
   readonly previous: string;
@@ -18,7 +12,7 @@ interface DetectFlags {
   readonly json?: boolean;
 }
 
-/** Registers `hra changes` and its `detect` subcommand on the root program. */
+/** Registers `hra changes` and its `detect` subcommand on the root program; the snapshot and corpus modules load when it runs. */
 export function registerChangesCommand(program: Command): void {
   const changes = program.command('changes').description('maintain the corpus change log (changes.ndjson)');
 
@@ -30,7 +24,11 @@ export function registerChangesCommand(program: Command): void {
     .requiredOption('--at <date-time>', 'detection time of the new events, ISO 8601 with a timezone; not before the log\'s latest event')
     .option('--allow-backdated', 'accept an --at earlier than the change log\'s latest event')
     .option('--json', 'print a JSON summary as the last stdout line')
-    .action((flags: DetectFlags) => {
+    .action(async (flags: DetectFlags) => {
+      const [{ isChangeTimestamp }, { recordDetectedChanges }, { inspectSnapshot, openSnapshotFile }, { PREVIOUS_SNAPSHOT_FORMAT_VERSIONS }, { loadCorpusOrFail }, { requireBuildSources }] = await Promise.all([
+        import('../../build/changes/is-change-timestamp.ts'), import('../../build/changes/record-detected-changes.ts'), import('../../build/snapshot/inspect-snapshot.ts'),
+        import('../../build/snapshot/snapshot-format.ts'), import('./load-corpus-or-fail.ts'), import('./require-build-sources.ts'),
+      ]);
       if (!isChangeTimestamp(flags.at)) {
         throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
       }

@@ -10,8 +10,6 @@ import type { ListedKey } from '../../gateway/keys/key-listing.ts';
 import { resolveKeyPolicy, type KeyPolicyRequest } from '../../gateway/keys/key-policy.ts';
 import type { IssuedKey, KeyStore } from '../../gateway/keys/key-store.ts';
 import { isKeyTier } from '../../gateway/keys/key-tiers.ts';
-import { openCliKeyStore } from './open-cli-key-store.ts';
-import { readTrialCities } from './read-trial-cities.ts';
 
 interface StoreFlags {
   readonly keys: string;
@@ -46,9 +44,11 @@ export function registerKeysCommand(program: Command): void {
     .option('--expires-at <iso>', 'expiry date-time instead of --days; may lie in the past')
     .option('--label <text>', 'free text shown by list')
     .addOption(new Option('--dataset <file.sqlite>', 'trial only: the snapshot whose live cities --cities may name').env('HRA_DATASET').default(DEFAULT_DATASET))
-    .action((flags: CreateFlags, command: Command) => {
+    .action(async (flags: CreateFlags, command: Command) => {
+      // Loaded when the command runs (it opens a snapshot): every other command registers this one.
+      const { readTrialCities } = await import('./read-trial-cities.ts');
       // Everything is checked before the store is opened: a refused key leaves no new store behind.
-      const request = parseCreateFlags(flags, describeSource(command, 'dataset'));
+      const request = parseCreateFlags(flags, describeSource(command, 'dataset'), readTrialCities);
       try {
         resolveKeyPolicy(request, new Date());
       } catch (error) {
@@ -96,7 +96,7 @@ function withStoreFlags(command: Command): Command {
     .option('--json', 'print one JSON object as the last stdout line');
 }
 
-function parseCreateFlags(flags: CreateFlags, datasetSource: string): KeyPolicyRequest {
+function parseCreateFlags(flags: CreateFlags, datasetSource: string, readTrialCities: (source: string, path: string) => ReadonlySet<string>): KeyPolicyRequest {
   const { tier } = flags;
   if (!isKeyTier(tier)) throw new CliFailure(`--tier must be one of trial, nonprofit, commercial, got ${JSON.stringify(tier)}`);
   if (tier === 'trial' && flags.cities === undefined) {
@@ -140,6 +140,8 @@ function describeSource(command: Command, name: string): string {
 async function withKeyStore(flags: StoreFlags, options: { create: boolean }, work: (store: KeyStore) => Promise<void>): Promise<void> {
   let store: KeyStore;
   try {
+    // Loaded when a key command runs (SQLite, PostgreSQL): every other command registers these.
+    const { openCliKeyStore } = await import('./open-cli-key-store.ts');
     store = await openCliKeyStore(flags.keys, { create: options.create, source: '--keys' });
   } catch (error) {
     throw asCliFailure(error);

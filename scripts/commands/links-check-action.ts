@@ -1,7 +1,7 @@
 /** The `hra links check` action: parses its flags, wires the real network and files, prints the summary. */
 import { ArchiveLockedError } from '../../build/archive/archive-lock.ts';
 import { ARCHIVE_SOFTWARE, openArchiveWriter, type ArchiveExchange, type ArchivedExchange, type ArchiveWriter } from '../../build/archive/open-archive-writer.ts';
-import { DEFAULT_ARCHIVE_ROLL_MIB, defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
+import { defaultArchiveDir } from '../../build/archive/warc-archive-layout.ts';
 import { isChangeTimestamp } from '../../build/changes/is-change-timestamp.ts';
 import type { Corpus, QuoteCheck } from '../../build/corpus/corpus-types.ts';
 import { QUOTE_CHECKS_FILE } from '../../build/corpus/quote-checks-file.ts';
@@ -48,12 +48,6 @@ export interface LinksCheckFlags {
   dryRun?: boolean;
   json?: boolean;
 }
-
-/** Defaults of the numeric flags (operator contract). */
-export const CHECK_FLAG_DEFAULTS = {
-  maxAgeDays: '6', concurrency: '32', perHost: '2', hostIntervalMs: '1000', timeoutMs: '15000', retries: '2',
-  archiveRollMb: String(DEFAULT_ARCHIVE_ROLL_MIB),
-} as const;
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 

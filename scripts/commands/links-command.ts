@@ -1,10 +1,14 @@
 /** `hra links check` and `hra links report`: the weekly verification of the URLs served records cite. */
 import type { Command } from 'commander';
 import { CliFailure } from '../cli-failure.ts';
-import { CHECK_FLAG_DEFAULTS, runLinksCheck, type LinksCheckFlags } from './links-check-action.ts';
-import { runLinksReport, type LinksReportFlags } from './links-report-action.ts';
+import type { LinksCheckFlags } from './links-check-action.ts';
+import { CHECK_FLAG_DEFAULTS } from './links-check-flag-defaults.ts';
+import type { LinksReportFlags } from './links-report-action.ts';
 
-/** Registers `hra links` and its two subcommands on the root program. */
+/**
+ * Registers `hra links` and its two subcommands on the root program. Each action's modules (the fetcher,
+ * undici, the archive writer, the extractors) load when it runs: every other command registers this one too.
+ */
 export function registerLinksCommand(program: Command): void {
   const links = program.command('links').description('check the cited URLs and report the ones to correct (evidence/link-checks.ndjson)');
   const defaults = CHECK_FLAG_DEFAULTS;
@@ -36,7 +40,7 @@ export function registerLinksCommand(program: Command): void {
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: LinksCheckFlags) => {
       if (archiveFlags.size === 2) throw new CliFailure('--archive and --no-archive: give one of them; nothing was checked or appended');
-      return runLinksCheck(flags);
+      return import('./links-check-action.ts').then(({ runLinksCheck }) => runLinksCheck(flags));
     });
 
   links
@@ -46,5 +50,5 @@ export function registerLinksCommand(program: Command): void {
     .option('--at <date-time>', "the day the report looks ahead from, ISO 8601 with a timezone (default: the manifest's asOf, from which the build counts review staleness)")
     .option('--json', 'print the report as one JSON object on the last stdout line')
     .option('--markdown', 'print the report as Markdown, for a pull-request description')
-    .action((flags: LinksReportFlags) => runLinksReport(flags));
+    .action(async (flags: LinksReportFlags) => (await import('./links-report-action.ts')).runLinksReport(flags));
 }

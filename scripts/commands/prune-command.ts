@@ -2,10 +2,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
-import { findOpenFiles } from '../../build/snapshot/find-open-files.ts';
-import { planSnapshotPrune, SNAPSHOT_FILE, type PublishedFile } from '../../build/snapshot/plan-snapshot-prune.ts';
-import { CURRENT_SNAPSHOT } from '../../build/snapshot/publish-snapshot.ts';
-import { sweepStaleBuildFiles } from '../../build/snapshot/sweep-stale-build-files.ts';
+import type { PublishedFile } from '../../build/snapshot/plan-snapshot-prune.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
 import { requireDirectory } from './require-path.ts';
@@ -31,15 +28,20 @@ export function registerPruneCommand(program: Command): void {
     .action((flags: PruneFlags) => prune(flags));
 }
 
-function prune(flags: PruneFlags): void {
+async function prune(flags: PruneFlags): Promise<void> {
   const keep = Number(flags.keep);
   if (!/^\d+$/.test(flags.keep) || !Number.isSafeInteger(keep) || keep < 1) throw new CliFailure(`--keep ${JSON.stringify(flags.keep)}: must be a whole number of at least 1`);
   requireDirectory('--out', flags.out, 'build output folder');
+  // Loaded when the command runs: every other command registers this one.
+  const [{ findOpenFiles }, { planSnapshotPrune, SNAPSHOT_FILE }, { CURRENT_SNAPSHOT }, { sweepStaleBuildFiles }] = await Promise.all([
+    import('../../build/snapshot/find-open-files.ts'), import('../../build/snapshot/plan-snapshot-prune.ts'),
+    import('../../build/snapshot/publish-snapshot.ts'), import('../../build/snapshot/sweep-stale-build-files.ts'),
+  ]);
   // Without /proc nothing says which snapshots gateways hold open: removing one could pull a served file away.
   const open = findOpenFiles();
   if (open === undefined) throw new CliFailure('--out: cannot tell which snapshots are in use (no /proc to read open files); nothing was removed');
-  const current = currentTarget(flags.out);
-  const files = listSnapshots(flags.out);
+  const current = currentTarget(flags.out, CURRENT_SNAPSHOT);
+  const files = listSnapshots(flags.out, SNAPSHOT_FILE);
   const isOpen = (name: string) => open.has(realpathSync(join(flags.out, name)));
   const plan = planSnapshotPrune(files, keep, current, isOpen);
   const removedBytes = plan.removed.reduce((sum, file) => sum + file.bytes, 0);
@@ -61,9 +63,9 @@ function prune(flags: PruneFlags): void {
   else process.stdout.write(`${flags.dryRun ? 'would remove' : 'removed'} ${plural(plan.removed.length, 'snapshot')} (${(removedBytes / 1048576).toFixed(1)} MiB), kept ${plan.kept.length}\n`);
 }
 
-/** The file name `current.sqlite` points to, if it is a link to a snapshot in the folder. */
-function currentTarget(out: string): string | undefined {
-  const link = join(out, CURRENT_SNAPSHOT);
+/** The file name `current.sqlite` (`linkName`) points to, if it is a link to a snapshot in the folder. */
+function currentTarget(out: string, linkName: string): string | undefined {
+  const link = join(out, linkName);
   const stats = lstatSync(link, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   // A copy rather than a link: whichever snapshot it duplicates is not known, and it is not removed here.
@@ -71,11 +73,12 @@ function currentTarget(out: string): string | undefined {
   return basename(readlinkSync(link));
 }
 
-function listSnapshots(out: string): PublishedFile[] {
+/** The snapshots in the folder (names matching `snapshotFile`), each with its sidecars. */
+function listSnapshots(out: string, snapshotFile: RegExp): PublishedFile[] {
   const names = new Set(readdirSync(out));
   const files: PublishedFile[] = [];
   for (const name of names) {
-    if (!SNAPSHOT_FILE.test(name)) continue;
+    if (!snapshotFile.test(name)) continue;
     const stats = statSync(join(out, name));
     if (!stats.isFile()) continue;
     files.push({ name, sidecars: SIDECARS.map((suffix) => `${name}${suffix}`).filter((sidecar) => names.has(sidecar)), mtimeMs: stats.mtimeMs, bytes: stats.size });

@@ -1,7 +1,6 @@
 /** `hra rehearse`: the whole weekly workflow and the auditor's order offline, on rehearsal data (scripts/rehearse/). */
 import type { Command } from 'commander';
 import { printJson, progress } from '../cli-failure.ts';
-import { removeRehearsal, runRehearsal } from '../rehearse/run-rehearsal.ts';
 
 /** The flags as commander hands them over. */
 interface RehearseFlags {
@@ -22,6 +21,8 @@ export function registerRehearseCommand(program: Command): void {
       const started = Date.now();
       // With --json, stdout is the summary alone: the step lines go to stderr.
       const print = flags.json ? progress : (line: string) => process.stdout.write(`${line}\n`);
+      // Loaded when the command runs: every other command registers this one.
+      const { removeRehearsal, runRehearsal } = await import('../rehearse/run-rehearsal.ts');
       const result = await runRehearsal({ out: flags.out, keep: flags.keep, print });
       const seconds = (Date.now() - started) / 1000;
       if (!result.kept) removeRehearsal(result.dir);

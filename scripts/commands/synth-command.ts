@@ -1,9 +1,7 @@
 /** `hra synth`: writes a deterministic synthetic corpus at a multiple of the published scale, for load tests. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { generateSynthCorpus } from '../../build/synth/generate-synth-corpus.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
-import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 
 /** Registers `hra synth`. */
 export function registerSynthCommand(program: Command): void {
@@ -15,10 +13,12 @@ export function registerSynthCommand(program: Command): void {
     .option('--scale <n>', 'multiple of the published scale (1 = about 57,000 rows over 2,200 live cities)', '1')
     .option('--template <dir>', 'template corpus whose distributions the output follows', 'corpus')
     .option('--json', 'print a JSON summary as the last stdout line')
-    .action((options: { seed: string; out: string; scale: string; template: string; json?: boolean }) => {
+    .action(async (options: { seed: string; out: string; scale: string; template: string; json?: boolean }) => {
       const seed = parseSeed(options.seed);
       const scale = parseScale(options.scale);
       refuseNonEmpty(options.out);
+      // Loaded when the command runs: every other command registers this one.
+      const [{ loadCorpusOrFail }, { generateSynthCorpus }] = await Promise.all([import('./load-corpus-or-fail.ts'), import('../../build/synth/generate-synth-corpus.ts')]);
       const template = loadCorpusOrFail(options.template, '--template');
       const started = performance.now();
       const summary = generateSynthCorpus({ template, seed, scale, out: options.out, onProgress: progress });

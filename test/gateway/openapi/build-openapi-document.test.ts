@@ -15,7 +15,7 @@ import { readinessSchema } from '../../../build/contract/readiness-schema.ts';
 import { CHANGE_TYPES } from '../../../build/contract/vocab-enums.ts';
 import { reportArtifactSchema } from '../../../build/contract/report-artifact-schema.ts';
 import { ERROR_CODES } from '../../../gateway/http/api-error.ts';
-import { DEFAULT_LIMITS } from '../../../gateway/limits/limit-table.ts';
+import { DEFAULT_LIMITS, LIMIT_TIERS } from '../../../gateway/limits/limit-table.ts';
 import { buildOpenApiDocument } from '../../../gateway/openapi/build-openapi-document.ts';
 import { jsonSchemaDocumentSchema } from '../../../gateway/openapi/json-schema-document-schema.ts';
 import { collectErrorCodes, operationOf, resolveRef, responseCodes, type OpenApiDocument } from './openapi-walk.ts';
@@ -175,6 +175,14 @@ describe('buildOpenApiDocument', () => {
     assert.match(doc.info.description, /not eligibility/);
     assert.match(doc.info.description, /No operation is deprecated today/);
     assert.match(doc.info.description, /no push delivery/i);
+  });
+
+  it('writes each tier\'s day limit grouped as toLocaleString(\'en-US\') writes it (the document no longer asks ICU)', () => {
+    for (const tier of LIMIT_TIERS) {
+      const rule = DEFAULT_LIMITS.tiers[tier];
+      assert.ok(rule.perDay !== null && rule.perDay >= 1000, `${tier}: a day limit with a thousands separator to check`);
+      assert.ok(doc.info.description.includes(`| ${tier} | ${rule.perMinute} | ${rule.perDay.toLocaleString('en-US')} |`), tier);
+    }
   });
 
   it('types the status filter as its enum on every program collection', () => {
