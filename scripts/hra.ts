@@ -28,7 +28,12 @@ try {
     .description('home-repair-api: build, verify and serve the home-repair assistance dataset')
     .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
   // Serving needs only its own command: registering the others would load the build and the link checker.
-  if (dataset !== undefined) (await import('./commands/serve-command.ts')).registerServeCommand(program, { snapshotHash });
+  if (dataset !== undefined) {
+    // Its action too, before the command runs: a module that cannot load (a low `ulimit -n`) is then named as
+    // one below, not reported as the command's own failure; serving loads it all anyway.
+    const [{ registerServeCommand }] = await Promise.all([import('./commands/serve-command.ts'), import('./commands/serve-action.ts')]);
+    registerServeCommand(program, { snapshotHash });
+  }
   else {
     // So do the corpus commands: every command's modules (the link checker, the gateway, ...) were a second
     // of CPU before `hra build` began (BENCHMARKS.md, issue 25, goal 2, second round).
