@@ -41,10 +41,11 @@ try {
     if ((corpusCommands.CORPUS_COMMANDS as readonly string[]).includes(args[0] ?? '')) corpusCommands.registerCorpusCommands(program);
     else (await import('./commands/register-commands.ts')).registerCommands(program);
   }
-  exitAfterFailure(await runCli(program, process.argv));
+  exitAfterFailure(await runCli(program, process.argv, 'node', { describeLoadFailure: (error) => describeLoadFailure(error, descriptorLimit) }));
 } catch (error) {
-  // runCli reports every failure of a command itself: what arrives here is a module that did not load
-  // (a low `ulimit -n` makes the loader fail), which would otherwise end as an uncaught stack trace.
+  // runCli reports every failure of a command itself (a module its action could not load too, by the same
+  // line): what arrives here is one of hra's own modules that did not load (a low `ulimit -n` makes the
+  // loader fail), which would otherwise end as an uncaught stack trace.
   process.stderr.write(`hra: ${describeLoadFailure(error, descriptorLimit)}\n`);
   process.exitCode = 1;
 } finally {

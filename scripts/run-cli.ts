@@ -9,8 +9,18 @@ import { CliFailure, printJson } from './cli-failure.ts';
 /** Exit code of a failure nobody anticipated (EX_SOFTWARE): a bug, reported on one line all the same. */
 const UNEXPECTED_EXIT_CODE = 70;
 
+/** How runCli reports what it cannot leave to the command. */
+export interface RunCliOptions {
+  /**
+   * The line for a module that did not load inside a command (a command loads its action when it runs): with
+   * it, such a failure is that line and exit 1, as when hra's own modules do not load; without, it is an
+   * unexpected failure.
+   */
+  readonly describeLoadFailure?: (error: unknown) => string;
+}
+
 /** Parses `argv` (`from: 'node'`: process.argv; `'user'`: arguments only) and runs the command; resolves to the exit code. */
-export async function runCli(program: Command, argv: readonly string[], from: 'node' | 'user' = 'node'): Promise<number> {
+export async function runCli(program: Command, argv: readonly string[], from: 'node' | 'user' = 'node', options: RunCliOptions = {}): Promise<number> {
   const args = from === 'node' ? argv.slice(2) : [...argv];
   const required = deferRequiredOptions(program);
   let invoked: Command | undefined;
@@ -37,7 +47,7 @@ export async function runCli(program: Command, argv: readonly string[], from: 'n
     // Once the action runs, its parsed options decide; before (a parse error), the words typed do.
     const json = invoked === undefined ? requestsJson(program, args) : invoked.opts().json === true;
     // Commander printed its own errors through outputError; after a help text it printed nothing yet.
-    return reportFailure(error, { json, alreadyPrinted: error instanceof CommanderError && error.code !== 'commander.help' });
+    return reportFailure(error, { json, alreadyPrinted: error instanceof CommanderError && error.code !== 'commander.help', ...options });
   }
 }
 
@@ -45,7 +55,7 @@ export async function runCli(program: Command, argv: readonly string[], from: 'n
  * Prints a failure as the contract wants it and returns the exit code: one `hra: ` line on stderr (unless
  * commander printed it already) and, with `json`, one `{"ok": false, ...}` line on stdout.
  */
-export function reportFailure(error: unknown, options: { json: boolean; alreadyPrinted?: boolean }): number {
+export function reportFailure(error: unknown, options: { json: boolean; alreadyPrinted?: boolean } & RunCliOptions): number {
   let line: string;
   let exitCode: number;
   let extra: Record<string, unknown> = {};
@@ -58,6 +68,9 @@ export function reportFailure(error: unknown, options: { json: boolean; alreadyP
     line = collapseLines(error.message);
     exitCode = error.exitCode;
     extra = { ...(error.problems === undefined ? {} : { problems: error.problems }), ...error.details };
+  } else if (options.describeLoadFailure !== undefined && isModuleLoadFailure(error)) {
+    line = collapseLines(options.describeLoadFailure(error));
+    exitCode = 1;
   } else {
     const message = error instanceof Error ? error.message : String(error);
     line = `unexpected failure: ${collapseLines(message)}`;
@@ -66,6 +79,15 @@ export function reportFailure(error: unknown, options: { json: boolean; alreadyP
   if (options.alreadyPrinted !== true) process.stderr.write(`hra: ${line}\n`);
   if (options.json) printJson({ ok: false, error: line, ...extra });
   return exitCode;
+}
+
+/**
+ * Whether node's module loader gave up on a module: only the loaders throw these codes (out of descriptors,
+ * the ESM loader reports a package it could not open as not found).
+ */
+function isModuleLoadFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 /**
