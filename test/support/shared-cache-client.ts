@@ -46,3 +46,27 @@ export function header(answer: RawAnswer, name: string): string | undefined {
   const value = answer.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/** Where an answer's rate-limit counter stands: its window's end and what was left in it. */
+export interface CounterMark {
+  reset: number;
+  remaining: number;
+}
+
+/** Before the first answer: any counter is later. */
+export const BEFORE_ANY_COUNTER: CounterMark = { reset: Number.NEGATIVE_INFINITY, remaining: Number.POSITIVE_INFINITY };
+
+/** The answer's `X-RateLimit-Reset` and `X-RateLimit-Remaining`. */
+export function counterMark(answer: RawAnswer): CounterMark {
+  return { reset: Number(header(answer, 'x-ratelimit-reset')), remaining: Number(header(answer, 'x-ratelimit-remaining')) };
+}
+
+/**
+ * Whether `mark` was computed after `previous` in one bucket: fewer left in the same window, or a later
+ * window (a run can cross a minute's end, where the count starts again). A stored copy of an earlier answer
+ * is neither: it carries an earlier window, or the same one with more left.
+ */
+export function isLaterCounter(mark: CounterMark, previous: CounterMark): boolean {
+  if (!Number.isFinite(mark.reset) || !Number.isFinite(mark.remaining)) return false;
+  return mark.reset > previous.reset || (mark.reset === previous.reset && mark.remaining < previous.remaining);
+}
