@@ -29,9 +29,7 @@ try {
     .version(packageVersion(), '-V, --version', 'print the version of hra (package.json)');
   // Serving needs only its own command: registering the others would load the build and the link checker.
   if (dataset !== undefined) {
-    // Its action too, before the command runs: a module that cannot load (a low `ulimit -n`) is then named as
-    // one below, not reported as the command's own failure; serving loads it all anyway.
-    const [{ registerServeCommand }] = await Promise.all([import('./commands/serve-command.ts'), import('./commands/serve-action.ts')]);
+    const { registerServeCommand } = await import('./commands/serve-command.ts');
     registerServeCommand(program, { snapshotHash });
   }
   else {

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, type Option } from 'commander';
 import { CliFailure, printJson } from './cli-failure.ts';
+import { ModuleLoadFailure } from './module-load-failure.ts';
 
 /** Exit code of a failure nobody anticipated (EX_SOFTWARE): a bug, reported on one line all the same. */
 const UNEXPECTED_EXIT_CODE = 70;
@@ -12,9 +13,9 @@ const UNEXPECTED_EXIT_CODE = 70;
 /** How runCli reports what it cannot leave to the command. */
 export interface RunCliOptions {
   /**
-   * The line for a module that did not load inside a command (a command loads its action when it runs): with
-   * it, such a failure is that line and exit 1, as when hra's own modules do not load; without, it is an
-   * unexpected failure.
+   * The line for a command's modules that did not load (a command loads its action when it runs, through
+   * loadModules): with it, such a failure is that line about the loader's error and exit 1, as when hra's own
+   * modules do not load; without, it is an unexpected failure.
    */
   readonly describeLoadFailure?: (error: unknown) => string;
 }
@@ -68,8 +69,8 @@ export function reportFailure(error: unknown, options: { json: boolean; alreadyP
     line = collapseLines(error.message);
     exitCode = error.exitCode;
     extra = { ...(error.problems === undefined ? {} : { problems: error.problems }), ...error.details };
-  } else if (options.describeLoadFailure !== undefined && isModuleLoadFailure(error)) {
-    line = collapseLines(options.describeLoadFailure(error));
+  } else if (options.describeLoadFailure !== undefined && error instanceof ModuleLoadFailure) {
+    line = collapseLines(options.describeLoadFailure(error.cause));
     exitCode = 1;
   } else {
     const message = error instanceof Error ? error.message : String(error);
@@ -79,15 +80,6 @@ export function reportFailure(error: unknown, options: { json: boolean; alreadyP
   if (options.alreadyPrinted !== true) process.stderr.write(`hra: ${line}\n`);
   if (options.json) printJson({ ok: false, error: line, ...extra });
   return exitCode;
-}
-
-/**
- * Whether node's module loader gave up on a module: only the loaders throw these codes (out of descriptors,
- * the ESM loader reports a package it could not open as not found).
- */
-function isModuleLoadFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 /**

@@ -5,6 +5,7 @@ import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
 import { requireArchive } from './require-archive.ts';
 import { requireDirectory } from './require-path.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 interface ArchivePruneFlags {
   archive: string;
@@ -42,7 +43,7 @@ export function registerArchiveCommand(program: Command): void {
 async function reindex(flags: ArchiveReindexFlags): Promise<void> {
   // Unlike the readers, a reindex needs no index: rebuilding a lost one is what it is for.
   requireDirectory('--archive', flags.archive, 'WARC archive folder');
-  const [{ reindexArchive, ReindexError }, { ArchiveLockedError }] = await Promise.all([import('../../build/archive/reindex-archive.ts'), import('../../build/archive/archive-lock.ts')]);
+  const [{ reindexArchive, ReindexError }, { ArchiveLockedError }] = await loadModules(() => Promise.all([import('../../build/archive/reindex-archive.ts'), import('../../build/archive/archive-lock.ts')]));
   const summary = await reindexArchive({ archiveDir: flags.archive, progress }).catch((error: unknown) => {
     if (error instanceof ReindexError || error instanceof ArchiveLockedError) throw new CliFailure(error.message);
     throw error;
@@ -71,9 +72,9 @@ async function prune(flags: ArchivePruneFlags): Promise<void> {
   requireArchive(flags.archive);
   const corpus = flags.corpus ?? join(dirname(flags.archive.replace(/[\\/]+$/, '') || '.'), 'corpus');
   requireDirectory(flags.corpus === undefined ? '--corpus (default: beside --archive)' : '--corpus', corpus, 'corpus folder');
-  const [{ pruneArchive }, { ArchiveLockedError }, { EvidenceLineError }] = await Promise.all([
+  const [{ pruneArchive }, { ArchiveLockedError }, { EvidenceLineError }] = await loadModules(() => Promise.all([
     import('../../build/archive/prune-archive.ts'), import('../../build/archive/archive-lock.ts'), import('../../build/archive/read-evidence-references.ts'),
-  ]);
+  ]));
   const dryRun = flags.dryRun === true;
   const summary = await pruneArchive({ archiveDir: flags.archive, corpusDir: corpus, keepWeeks: Number(flags.keepWeeks), now: new Date(), dryRun, progress })
     .catch((error: unknown) => {

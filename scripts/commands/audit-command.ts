@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { AuditPublishFlags } from './audit-publish-action.ts';
 import type { AuditSampleFlags } from './audit-sample-action.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** Registers `hra audit` and its subcommands on the root program; each action's modules load when it runs. */
 export function registerAuditCommand(program: Command): void {
@@ -17,7 +18,7 @@ export function registerAuditCommand(program: Command): void {
     .requiredOption('--out <worksheet.csv>', 'the worksheet to write; never overwritten')
     .option('--archive <dir>', 'the evidence archive: fill each record\'s passages from its archived page (default: none, the passages left empty)')
     .option('--json', 'print one JSON object: {ok, worksheet, draw, algorithm, seed, size, strata, frameDigest, frameSize, strataDrawn, records}')
-    .action(async (flags: AuditSampleFlags) => (await import('./audit-sample-action.ts')).runAuditSample(flags));
+    .action(async (flags: AuditSampleFlags) => (await loadModules(() => import('./audit-sample-action.ts'))).runAuditSample(flags));
 
   audit
     .command('publish')
@@ -29,5 +30,5 @@ export function registerAuditCommand(program: Command): void {
     .option('--at <ISO date-time>', 'when the audit completed (default: now)')
     .option('--illustrative', 'mark the verdicts as a demonstration, not a real audit')
     .option('--json', 'print one JSON object: {ok, report, completedAt, recordsAudited, factErrors, recordsUnverifiable, errorRate, errorRateUpperBound, fieldErrors}')
-    .action(async (flags: AuditPublishFlags) => (await import('./audit-publish-action.ts')).runAuditPublish(flags));
+    .action(async (flags: AuditPublishFlags) => (await loadModules(() => import('./audit-publish-action.ts'))).runAuditPublish(flags));
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { ChangeEventRow } from '../../build/corpus/corpus-types.ts';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 interface DetectFlags {
   readonly previous: string;
@@ -25,10 +26,10 @@ export function registerChangesCommand(program: Command): void {
     .option('--allow-backdated', 'accept an --at earlier than the change log\'s latest event')
     .option('--json', 'print a JSON summary as the last stdout line')
     .action(async (flags: DetectFlags) => {
-      const [{ isChangeTimestamp }, { recordDetectedChanges }, { inspectSnapshot, openSnapshotFile }, { PREVIOUS_SNAPSHOT_FORMAT_VERSIONS }, { loadCorpusOrFail }, { requireBuildSources }] = await Promise.all([
+      const [{ isChangeTimestamp }, { recordDetectedChanges }, { inspectSnapshot, openSnapshotFile }, { PREVIOUS_SNAPSHOT_FORMAT_VERSIONS }, { loadCorpusOrFail }, { requireBuildSources }] = await loadModules(() => Promise.all([
         import('../../build/changes/is-change-timestamp.ts'), import('../../build/changes/record-detected-changes.ts'), import('../../build/snapshot/inspect-snapshot.ts'),
         import('../../build/snapshot/snapshot-format.ts'), import('./load-corpus-or-fail.ts'), import('./require-build-sources.ts'),
-      ]);
+      ]));
       if (!isChangeTimestamp(flags.at)) {
         throw new CliFailure(`--at ${JSON.stringify(flags.at)}: must be an ISO 8601 date-time with a timezone, such as 2026-11-16T06:00:00Z`);
       }

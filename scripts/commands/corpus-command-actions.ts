@@ -14,6 +14,7 @@ import { requireArchive } from './require-archive.ts';
 import { loadCorpusOrFail } from './load-corpus-or-fail.ts';
 import { requireBuildSources } from './require-build-sources.ts';
 import { prepareOutputDirectory, requireFile } from './require-path.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** `hra validate`: every problem of the corpus, or its counts. */
 export function runValidate(options: { corpus: string; json?: boolean }): void {
@@ -87,10 +88,10 @@ export async function runVerify(file: string, options: { corpus: string; archive
 /** The `--archive` check of `hra verify`: each record missing or wrong on its own stderr line, then one failure line. */
 async function verifyArchive(archive: string, corpus: string, loaded: Corpus, checks: unknown): Promise<ArchivedEvidenceReport> {
   // Loaded only when asked for: the other corpus commands never read an archive (scripts/hra.ts).
-  const [{ verifyArchivedEvidence }, { EvidenceLineError }, { ArchiveIndexError }] = await Promise.all([
+  const [{ verifyArchivedEvidence }, { EvidenceLineError }, { ArchiveIndexError }] = await loadModules(() => Promise.all([
     import('../../build/archive/verify-archived-evidence.ts'), import('../../build/archive/read-evidence-references.ts'),
     import('../../build/archive/open-archive-index-for-reading.ts'),
-  ]);
+  ]));
   const report = await verifyArchivedEvidence({ archiveDir: archive, corpusDir: corpus, corpus: loaded, progress }).catch((error: unknown) => {
     const bad = error instanceof EvidenceLineError || error instanceof ArchiveIndexError;
     throw bad ? new CliFailure(`verify failed: ${archive}: archive: ${error.message}`, { details: { checks } }) : error;

@@ -10,6 +10,7 @@ import type { ListedKey } from '../../gateway/keys/key-listing.ts';
 import { resolveKeyPolicy, type KeyPolicyRequest } from '../../gateway/keys/key-policy.ts';
 import type { IssuedKey, KeyStore } from '../../gateway/keys/key-store.ts';
 import { isKeyTier } from '../../gateway/keys/key-tiers.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 interface StoreFlags {
   readonly keys: string;
@@ -46,7 +47,7 @@ export function registerKeysCommand(program: Command): void {
     .addOption(new Option('--dataset <file.sqlite>', 'trial only: the snapshot whose live cities --cities may name').env('HRA_DATASET').default(DEFAULT_DATASET))
     .action(async (flags: CreateFlags, command: Command) => {
       // Loaded when the command runs (it opens a snapshot): every other command registers this one.
-      const { readTrialCities } = await import('./read-trial-cities.ts');
+      const { readTrialCities } = await loadModules(() => import('./read-trial-cities.ts'));
       // Everything is checked before the store is opened: a refused key leaves no new store behind.
       const request = parseCreateFlags(flags, describeSource(command, 'dataset'), readTrialCities);
       try {
@@ -141,7 +142,7 @@ async function withKeyStore(flags: StoreFlags, options: { create: boolean }, wor
   let store: KeyStore;
   try {
     // Loaded when a key command runs (SQLite, PostgreSQL): every other command registers these.
-    const { openCliKeyStore } = await import('./open-cli-key-store.ts');
+    const { openCliKeyStore } = await loadModules(() => import('./open-cli-key-store.ts'));
     store = await openCliKeyStore(flags.keys, { create: options.create, source: '--keys' });
   } catch (error) {
     throw asCliFailure(error);

@@ -4,6 +4,7 @@ import { CliFailure } from '../cli-failure.ts';
 import type { LinksCheckFlags } from './links-check-action.ts';
 import { CHECK_FLAG_DEFAULTS } from './links-check-flag-defaults.ts';
 import type { LinksReportFlags } from './links-report-action.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /**
  * Registers `hra links` and its two subcommands on the root program. Each action's modules (the fetcher,
@@ -40,7 +41,7 @@ export function registerLinksCommand(program: Command): void {
     .option('--json', 'print a JSON summary as the last stdout line')
     .action((flags: LinksCheckFlags) => {
       if (archiveFlags.size === 2) throw new CliFailure('--archive and --no-archive: give one of them; nothing was checked or appended');
-      return import('./links-check-action.ts').then(({ runLinksCheck }) => runLinksCheck(flags));
+      return loadModules(() => import('./links-check-action.ts')).then(({ runLinksCheck }) => runLinksCheck(flags));
     });
 
   links
@@ -50,5 +51,5 @@ export function registerLinksCommand(program: Command): void {
     .option('--at <date-time>', "the day the report looks ahead from, ISO 8601 with a timezone (default: the manifest's asOf, from which the build counts review staleness)")
     .option('--json', 'print the report as one JSON object on the last stdout line')
     .option('--markdown', 'print the report as Markdown, for a pull-request description')
-    .action(async (flags: LinksReportFlags) => (await import('./links-report-action.ts')).runLinksReport(flags));
+    .action(async (flags: LinksReportFlags) => (await loadModules(() => import('./links-report-action.ts'))).runLinksReport(flags));
 }

@@ -6,6 +6,7 @@ import type { PublishedFile } from '../../build/snapshot/plan-snapshot-prune.ts'
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
 import { plural } from '../plural.ts';
 import { requireDirectory } from './require-path.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 const SIDECARS = ['.sha256', '.segments'] as const;
 
@@ -33,10 +34,10 @@ async function prune(flags: PruneFlags): Promise<void> {
   if (!/^\d+$/.test(flags.keep) || !Number.isSafeInteger(keep) || keep < 1) throw new CliFailure(`--keep ${JSON.stringify(flags.keep)}: must be a whole number of at least 1`);
   requireDirectory('--out', flags.out, 'build output folder');
   // Loaded when the command runs: every other command registers this one.
-  const [{ findOpenFiles }, { planSnapshotPrune, SNAPSHOT_FILE }, { CURRENT_SNAPSHOT }, { sweepStaleBuildFiles }] = await Promise.all([
+  const [{ findOpenFiles }, { planSnapshotPrune, SNAPSHOT_FILE }, { CURRENT_SNAPSHOT }, { sweepStaleBuildFiles }] = await loadModules(() => Promise.all([
     import('../../build/snapshot/find-open-files.ts'), import('../../build/snapshot/plan-snapshot-prune.ts'),
     import('../../build/snapshot/publish-snapshot.ts'), import('../../build/snapshot/sweep-stale-build-files.ts'),
-  ]);
+  ]));
   // Without /proc nothing says which snapshots gateways hold open: removing one could pull a served file away.
   const open = findOpenFiles();
   if (open === undefined) throw new CliFailure('--out: cannot tell which snapshots are in use (no /proc to read open files); nothing was removed');

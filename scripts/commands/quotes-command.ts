@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { QuotesCheckFlags } from './quotes-check-action.ts';
 import type { QuotesReplayFlags } from './quotes-replay-action.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** Registers `hra quotes` and its `check` and `replay` subcommands on the root program; each action's modules load when it runs. */
 export function registerQuotesCommand(program: Command): void {
@@ -19,7 +20,7 @@ export function registerQuotesCommand(program: Command): void {
     .option('--content-type <type>', 'the Content-Type it was served with (default: the archived response\'s for --warc; none for --page, so the format is sniffed from the bytes)')
     .requiredOption('--quote <text>', 'a quote to look for; repeat the flag for more', (quote: string, previous: string[] | undefined) => [...(previous ?? []), quote])
     .option('--json', 'print one JSON object per quote: {quote, outcome, reason?, textLength?, textSha256?, brokeOffAt?}')
-    .action(async (flags: QuotesCheckFlags) => (await import('./quotes-check-action.ts')).runQuotesCheck(flags));
+    .action(async (flags: QuotesCheckFlags) => (await loadModules(() => import('./quotes-check-action.ts'))).runQuotesCheck(flags));
 
   quotes
     .command('replay')
@@ -29,5 +30,5 @@ export function registerQuotesCommand(program: Command): void {
     .option('--since <date>', 'only verdicts checked on or after this date (YYYY-MM-DD)')
     .option('--verify', 'compare only: print the counts and each difference, exit 1 if any verdict differs or any payload fails its digest; never appends')
     .option('--json', 'print one JSON object: {ok, checked, match, differ, appended?, differences}')
-    .action(async (flags: QuotesReplayFlags) => (await import('./quotes-replay-action.ts')).runQuotesReplay(flags));
+    .action(async (flags: QuotesReplayFlags) => (await loadModules(() => import('./quotes-replay-action.ts'))).runQuotesReplay(flags));
 }

@@ -1,6 +1,7 @@
 /** `hra rehearse`: the whole weekly workflow and the auditor's order offline, on rehearsal data (scripts/rehearse/). */
 import type { Command } from 'commander';
 import { printJson, progress } from '../cli-failure.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** The flags as commander hands them over. */
 interface RehearseFlags {
@@ -22,7 +23,7 @@ export function registerRehearseCommand(program: Command): void {
       // With --json, stdout is the summary alone: the step lines go to stderr.
       const print = flags.json ? progress : (line: string) => process.stdout.write(`${line}\n`);
       // Loaded when the command runs: every other command registers this one.
-      const { removeRehearsal, runRehearsal } = await import('../rehearse/run-rehearsal.ts');
+      const { removeRehearsal, runRehearsal } = await loadModules(() => import('../rehearse/run-rehearsal.ts'));
       const result = await runRehearsal({ out: flags.out, keep: flags.keep, print });
       const seconds = (Date.now() - started) / 1000;
       if (!result.kept) removeRehearsal(result.dir);

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { ReviewsDueFlags } from './reviews-due-action.ts';
 import type { ReviewsRunFlags } from './reviews-run-action.ts';
 import type { ReviewsExportFlags, ReviewsImportFlags } from './reviews-worksheet-actions.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** Registers `hra reviews` and its subcommands on the root program. */
 export function registerReviewsCommand(program: Command): void {
@@ -19,7 +20,7 @@ export function registerReviewsCommand(program: Command): void {
     .option('--at <date>', 'the day to draw the queue up for, YYYY-MM-DD (default: the manifest\'s asOf)')
     .option('--within-days <n>', 'also list reviews that turn stale within this many days (default 14)')
     .option('--json', 'print one JSON object: {ok, at, withinDays, due: [...], counts}')
-    .action(async (flags: ReviewsDueFlags) => (await import('./reviews-due-action.ts')).runReviewsDue(flags));
+    .action(async (flags: ReviewsDueFlags) => (await loadModules(() => import('./reviews-due-action.ts'))).runReviewsDue(flags));
 
   reviews
     .command('run')
@@ -37,7 +38,7 @@ export function registerReviewsCommand(program: Command): void {
     .option('--at <date-time>', 'the run\'s time, ISO 8601 with a timezone: the reviews\' date and the queue\'s day (default: now)')
     .option('--dry-run', 'list what would be reviewed and the prompt sizes; call nothing, append nothing')
     .option('--json', 'print one JSON object: {ok, reviewed, rejected, needsLinksCheck, failed, outcomes, tokens}')
-    .action(async (flags: ReviewsRunFlags) => (await import('./reviews-run-action.ts')).runReviewsRun(flags));
+    .action(async (flags: ReviewsRunFlags) => (await loadModules(() => import('./reviews-run-action.ts'))).runReviewsRun(flags));
 
   reviews
     .command('export')
@@ -50,7 +51,7 @@ export function registerReviewsCommand(program: Command): void {
     .option('--at <date>', 'with --due: the day to draw the queue up for, YYYY-MM-DD (default: the manifest\'s asOf)')
     .option('--within-days <n>', 'with --due: also the reviews that turn stale within this many days (default 14)')
     .option('--json', 'print one JSON object: {ok, worksheet, records, needLinksCheck: [{city, programId, reason}]}')
-    .action(async (flags: ReviewsExportFlags) => (await import('./reviews-worksheet-actions.ts')).runReviewsExport(flags));
+    .action(async (flags: ReviewsExportFlags) => (await loadModules(() => import('./reviews-worksheet-actions.ts'))).runReviewsExport(flags));
 
   reviews
     .command('import')
@@ -61,5 +62,5 @@ export function registerReviewsCommand(program: Command): void {
     .requiredOption('--reviewer <name>', 'the person who filled the worksheet')
     .option('--at <date>', 'the review date written into each line (default: today, UTC)')
     .option('--json', 'print one JSON object: {ok, appended, unsure, unfilled}')
-    .action(async (file: string, flags: ReviewsImportFlags) => (await import('./reviews-worksheet-actions.ts')).runReviewsImport(file, flags));
+    .action(async (file: string, flags: ReviewsImportFlags) => (await loadModules(() => import('./reviews-worksheet-actions.ts'))).runReviewsImport(file, flags));
 }

@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { GATEWAY_SETTINGS } from '../../gateway/config/gateway-settings.ts';
 import type { ServeCommandOptions } from './serve-action.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 export type { ServeCommandOptions };
 
@@ -15,5 +16,5 @@ export type { ServeCommandOptions };
 export function registerServeCommand(program: Command, options: ServeCommandOptions = {}): void {
   const command = program.command('serve').description('serve the API from a snapshot (see docs/operators.md "Configuration")');
   for (const setting of GATEWAY_SETTINGS) command.option(setting.flag, `${setting.help} [env ${setting.env}${setting.default === undefined ? '' : `, default ${setting.default}`}]`);
-  command.action(async (flags: Record<string, unknown>) => (await import('./serve-action.ts')).runServe(flags, options));
+  command.action(async (flags: Record<string, unknown>) => (await loadModules(() => import('./serve-action.ts'))).runServe(flags, options));
 }

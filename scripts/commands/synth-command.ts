@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliFailure, printJson, progress } from '../cli-failure.ts';
+import { loadModules } from '../module-load-failure.ts';
 
 /** Registers `hra synth`. */
 export function registerSynthCommand(program: Command): void {
@@ -18,7 +19,7 @@ export function registerSynthCommand(program: Command): void {
       const scale = parseScale(options.scale);
       refuseNonEmpty(options.out);
       // Loaded when the command runs: every other command registers this one.
-      const [{ loadCorpusOrFail }, { generateSynthCorpus }] = await Promise.all([import('./load-corpus-or-fail.ts'), import('../../build/synth/generate-synth-corpus.ts')]);
+      const [{ loadCorpusOrFail }, { generateSynthCorpus }] = await loadModules(() => Promise.all([import('./load-corpus-or-fail.ts'), import('../../build/synth/generate-synth-corpus.ts')]));
       const template = loadCorpusOrFail(options.template, '--template');
       const started = performance.now();
       const summary = generateSynthCorpus({ template, seed, scale, out: options.out, onProgress: progress });

@@ -3,7 +3,7 @@
  * are free (without SIGHUP), and a start under `ulimit -n 64` ends, if it fails, on one `hra:` line.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -113,6 +113,21 @@ describe('a start under ulimit -n 64', () => {
       assert.notEqual(outcome.code, 0);
       assert.equal(lines.length, 1, `one line, got:\n${serve.output.stderr}`);
       assert.match(lines[0] ?? '', /^hra: cannot load hra: .*the open-file limit \(ulimit -n\) is 64/);
+    });
+  }
+});
+
+describe('a command other than serve under a low ulimit -n', () => {
+  // Its action's modules load when it runs (loadModules): at these limits the loader runs out of descriptors
+  // among them, and before they were marked that was 'unexpected failure', exit 70, with no word of the limit.
+  for (const limit of [32, 36]) {
+    it(`hra validate under ulimit -n ${limit} fails on the one load-failure line, exit 1`, { timeout: 120_000 }, () => {
+      execFileSync('npm', ['run', '--silent', 'compile'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      const run = spawnSync('bash', ['-c', `ulimit -n ${limit}; exec "$0" "$@"`, process.execPath, 'dist/js/scripts/hra.js', 'validate', '--corpus', 'corpus'], { cwd: ROOT, encoding: 'utf8' });
+      const lines = run.stderr.split('\n').filter((line) => line !== '');
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(lines.length, 1, `one line, got:\n${run.stderr}`);
+      assert.match(lines[0] ?? '', new RegExp(`^hra: cannot load hra: EMFILE: .*: the open-file limit \\(ulimit -n\\) is ${limit}, too low to load hra`));
     });
   }
 });
