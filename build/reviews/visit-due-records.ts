@@ -53,9 +53,9 @@ export type DueRecordInputs = Pick<Corpus, 'cities' | 'programFiles' | 'correcti
  */
 export function visitDueRecords(corpus: DueRecordInputs, options: DueReviewOptions, visit: (record: DueRecord) => void): number {
   const reviews = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
-  const corrections = groupBy(corpus.corrections, (correction) => recordKey(correction.city, correction.programId));
-  // The derivation's own corrections index and exclusion classifier, so that served and URL are its.
-  const applied = indexCorrections(corpus.corrections);
+  // The derivation's own corrections index and exclusion classifier, so that served and URL are its; the
+  // due rule reads the same lists.
+  const corrections = indexCorrections(corpus.corrections);
   const classifyExclusion = createExclusionClassifier(corpus.adjacentRules, corpus.quarantine);
   const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
   const atDay = utcDayNumber(options.at, 'at');
@@ -69,10 +69,11 @@ export function visitDueRecords(corpus: DueRecordInputs, options: DueReviewOptio
       const key = recordKey(city.slug, stored.id);
       if (only !== undefined && !only.has(key)) continue;
       judged += 1;
-      const row = applyCorrections(stored, applied.get(key) ?? []);
+      const recordCorrections = corrections.get(key) ?? [];
+      const row = applyCorrections(stored, recordCorrections);
       if (classifyExclusion(city.slug, row) !== 'served' || typeof row.url !== 'string') continue;
       const review = latestReview(reviews.get(key) ?? []);
-      const found = dueReason(review, corrections.get(key) ?? [], checksByUrl.get(row.url) ?? [], atDay, options.withinDays);
+      const found = dueReason(review, recordCorrections, checksByUrl.get(row.url) ?? [], atDay, options.withinDays);
       if (found !== undefined) visit({ city: city.slug, stored, url: row.url, reason: found.reason, date: found.date, review });
     }
   }
