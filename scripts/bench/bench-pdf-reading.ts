@@ -11,11 +11,11 @@
  */
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DEFAULT_EXTRACT_MAX_HEAP_MB } from '../../build/quotes/create-page-text-extractor.ts';
+import { DEFAULT_EXTRACT_MAX_HEAP_MB, DEFAULT_EXTRACT_SEMI_SPACE_MB } from '../../build/quotes/create-page-text-extractor.ts';
 import { pdfStating } from './bench-quote-pages.ts';
 import { pdfSizeFor } from './bench-page-shapes.ts';
 import { median, spreadOf } from './round-statistics.ts';
@@ -80,11 +80,28 @@ if (fixtureCount > 0) {
   sets.push({ name: 'fixture', files });
 }
 
-function read(root: string, files: string[]): Promise<ChildReport> {
+/**
+ * The `--import` that loads pdf.js before tsx, as a page-text child under tsx does (create-page-text-extractor.ts):
+ * through tsx's loader pdf.js's 3 MB of JavaScript took about 190 MiB of heap, which under the child's heap cap
+ * made collection, not reading, the figure. A checkout from before load-pdfjs.ts preloads the two files plainly, as
+ * its child did.
+ */
+async function pdfjsPreloadOf(root: string): Promise<string> {
+  const worker = import.meta.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  const pdf = import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs');
+  const loader = join(root, 'build/quotes/load-pdfjs.ts');
+  const source = existsSync(loader)
+    ? ((await import(pathToFileURL(loader).href)) as typeof import('../../build/quotes/load-pdfjs.ts')).pdfjsPreloadModule(worker, pdf)
+    : `await import(${JSON.stringify(worker)}); await import(${JSON.stringify(pdf)});`;
+  return `data:text/javascript,${encodeURIComponent(source)}`;
+}
+
+async function read(root: string, files: string[]): Promise<ChildReport> {
   const list = join(work, 'list.txt');
   writeFileSync(list, files.join('\n'));
+  const execArgv = [`--max-old-space-size=${heapMb}`, `--max-semi-space-size=${DEFAULT_EXTRACT_SEMI_SPACE_MB}`, '--import', await pdfjsPreloadOf(root), '--import', 'tsx'];
   return new Promise((done, fail) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', root, list], { execArgv: [`--max-old-space-size=${heapMb}`, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--child', root, list], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.once('message', (report: ChildReport) => done(report));
     child.once('exit', (code) => (code === 0 ? undefined : fail(new Error(`reading child exited with ${code}`))));
   });
