@@ -30,7 +30,7 @@ export function gzipWarcMember(bytes: Uint8Array): Buffer {
  * SAMPLED_FROM_BYTES has SAMPLES slices that level 1 shrinks by less than STORED_BELOW_SAVING on average. A
  * wrong guess costs bytes or CPU, never the content: every level inflates to the same record.
  */
-export function gzipLevelFor(bytes: Uint8Array): number {
+function gzipLevelFor(bytes: Uint8Array): number {
   if (bytes.byteLength < SAMPLED_FROM_BYTES) return WARC_GZIP_LEVEL;
   let deflated = 0;
   for (let slice = 1; slice <= SAMPLES; slice++) {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -28,17 +28,13 @@ function exchange(url: string, body: string, extra: Partial<ArchiveExchange['res
   };
 }
 
-/** `length` seeded bytes (xorshift32) with no run or repeat for deflate to find, as a PDF's compressed streams. */
-function incompressible(length: number): Buffer {
-  const bytes = Buffer.alloc(length);
-  let state = 7;
-  for (let i = 0; i < length; i++) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    bytes[i] = state & 0xff;
-  }
-  return bytes;
+/** The gzip members of the response records of the archive's first file, in the order written. */
+function responseMembers(archive: string): Buffer[] {
+  const bytes = readFileSync(warcFiles(archive)[0]!);
+  const index = openArchiveIndex(archive);
+  const rows = index.rowsOfFile(index.listFiles()[0]!).filter((row) => row.type === 'response');
+  index.close();
+  return rows.map((row) => bytes.subarray(row.offset, row.offset + row.length));
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -196,18 +192,14 @@ describe('openArchiveWriter', () => {
   it('stores a record whose bytes do not compress (level 0), which reads back whole, and compresses the page beside it', async () => {
     const archive = freshArchive();
     const writer = await openArchiveWriter({ archiveDir: archive, now: () => at, pid: 4244 });
-    // A PDF's body is mostly compressed streams already: seeded bytes that deflate cannot shrink stand for one.
-    const streams = incompressible(200 * 1024);
+    // A PDF's body is mostly compressed streams already: random bytes, which deflate cannot shrink, stand for one.
+    const streams = randomBytes(200 * 1024);
     const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj << /Length 204800 >> stream\n'), streams, Buffer.from('\nendstream endobj\n%%EOF\n')]);
     const page = `<html><body>${Array.from({ length: 4000 }, (_, i) => `<p>Grant item ${i}: up to $${i * 5}</p>`).join('\n')}</body></html>`;
     await writer.writeExchange(exchange('http://a.example/flyer.pdf', '', { headers: [['Content-Type', 'application/pdf']], payload: pdf }));
     await writer.writeExchange(exchange('http://a.example/page', page));
     await writer.close();
-    const bytes = readFileSync(warcFiles(archive)[0]!);
-    const index = openArchiveIndex(archive);
-    const rows = index.rowsOfFile(index.listFiles()[0]!).filter((row) => row.type === 'response');
-    index.close();
-    const [stored, compressed] = rows.map((row) => bytes.subarray(row.offset, row.offset + row.length));
+    const [stored, compressed] = responseMembers(archive);
     const storedRecord = gunzipSync(stored!);
     assert.ok(storedRecord.includes(pdf), 'the stored member holds the PDF whole');
     assert.equal(stored!.length, gzipSync(storedRecord, { level: 0 }).length, 'written at level 0');
@@ -222,17 +214,13 @@ describe('openArchiveWriter', () => {
     const writer = await openArchiveWriter({ archiveDir: archive, now: () => at, pid: 4245 });
     // A PDF with an image between pages of text: a slice from its middle alone would call it incompressible.
     const text = (from: number) => Buffer.from(Array.from({ length: 2200 }, (_, i) => `BT (Repairs up to $${(from + i) * 5}) Tj ET\n`).join(''));
-    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), text(0), incompressible(80 * 1024), text(5000), Buffer.from('%%EOF\n')]);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), text(0), randomBytes(80 * 1024), text(5000), Buffer.from('%%EOF\n')]);
     await writer.writeExchange(exchange('http://a.example/guide.pdf', '', { headers: [['Content-Type', 'application/pdf']], payload: pdf }));
     await writer.close();
-    const bytes = readFileSync(warcFiles(archive)[0]!);
-    const index = openArchiveIndex(archive);
-    const row = index.rowsOfFile(index.listFiles()[0]!).find((candidate) => candidate.type === 'response')!;
-    index.close();
-    const member = bytes.subarray(row.offset, row.offset + row.length);
-    const record = gunzipSync(member);
+    const [member] = responseMembers(archive);
+    const record = gunzipSync(member!);
     assert.ok(record.includes(pdf));
-    assert.equal(member.length, gzipSync(record, { level: 1 }).length, 'written at level 1');
+    assert.equal(member!.length, gzipSync(record, { level: 1 }).length, 'written at level 1');
   });
 
   it('never writes Authorization, Proxy-Authorization, Cookie or Set-Cookie, in either direction', async () => {
