@@ -7,6 +7,7 @@ import { classifyResponse } from '../links/classify-response.ts';
 import type { LinkVerdict } from '../links/link-check-types.ts';
 import { readBodyPrefix } from '../links/read-body-prefix.ts';
 import type { PageBody } from '../links/read-page-body.ts';
+import { headingsText } from '../links/read-page-headings.ts';
 import { isHtml } from '../links/send-request.ts';
 import type { ArchivedResponse } from './archived-response.ts';
 import { readArchivedPage, streamOf } from './read-archived-page.ts';
@@ -33,7 +34,7 @@ export async function rederiveLinkVerdict(response: ArchivedResponse, citedUrl: 
   let page: PageBody | undefined;
   if (success && read === 'page') {
     page = await readArchivedPage(response, contentType);
-    if (page.kind === 'read' && isHtml(contentType ?? undefined)) body = new TextDecoder('utf-8').decode(page.bytes.subarray(0, BODY_CAP_BYTES));
+    if (page.kind === 'read' && isHtml(contentType ?? undefined)) body = headingsText(page.bytes, BODY_CAP_BYTES);
   } else if (success && isHtml(contentType ?? undefined)) {
     body = await readBodyPrefix(streamOf(response.payload), coding, { cap: BODY_CAP_BYTES, stopAt: NEVER });
   }

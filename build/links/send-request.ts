@@ -6,6 +6,7 @@ import type { ExchangeCapture } from './capture-exchange.ts';
 import type { ByteBudget } from './create-byte-budget.ts';
 import { readBodyPrefix } from './read-body-prefix.ts';
 import { readPageBody, type PageBody } from './read-page-body.ts';
+import { headingsText } from './read-page-headings.ts';
 import { describeRequestFailure, proxyAuthFailure } from './request-failure.ts';
 
 /** A response as the attempt logic needs it. */
@@ -107,7 +108,7 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       }
       if (page.kind === 'broken' && timedOut) page.reason = `no complete body within the ${options.timeoutMs} ms deadline`;
       const body = page.kind === 'read' && isHtml(contentType ?? undefined)
-        ? new TextDecoder('utf-8').decode(page.bytes.subarray(0, options.bodyCap))
+        ? headingsText(page.bytes, options.bodyCap)
         : undefined;
       budget?.release(Math.max(0, held - (page.kind === 'read' ? page.bytes.byteLength : 0)));
       return { status: response.statusCode, headers, body, page };
