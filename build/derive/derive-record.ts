@@ -33,14 +33,27 @@ export type RecordDeriver = (city: string, row: ProgramRow, options?: { federalC
 /** The parts of a corpus derivation reads (what the build's worker threads are sent). */
 export type DerivationInputs = Pick<Corpus, 'manifest' | 'linkChecks' | 'sourceReviews' | 'quoteChecks' | 'corrections' | 'adjacentRules' | 'quarantine'>;
 
-/** Indexes the corpus's evidence, corrections and policy once, and returns the per-row derivation. */
-export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
+/** Derives only a record's freshness (what its tier rests on), exactly as its RecordDeriver does, without its body. */
+export type FreshnessDeriver = (city: string, row: ProgramRow, options?: { federalCanonical?: boolean }) => Freshness;
+
+/** What freshness reads of a corpus. */
+export type FreshnessInputs = Pick<DerivationInputs, 'manifest' | 'linkChecks' | 'sourceReviews' | 'quoteChecks' | 'corrections'>;
+
+/** A row after its corrections, with the evidence its freshness is derived from. */
+interface RowEvidence {
+  row: ProgramRow;
+  linkChecks: readonly LinkCheck[];
+  reviews: readonly SourceReview[];
+  freshness: Freshness;
+}
+
+/** Indexes the evidence and corrections once; the returned function reads one row's, the one rule of both derivers. */
+function createRowEvidence(corpus: FreshnessInputs): (city: string, stored: ProgramRow, federalCanonical: boolean) => RowEvidence {
   const checksByUrl = groupBy(corpus.linkChecks, (check) => check.url);
   const reviewsByRecord = groupBy(corpus.sourceReviews, (review) => recordKey(review.city, review.programId));
   const quoteChecksByRecord = groupBy(corpus.quoteChecks, (check) => recordKey(check.city, check.programId));
   const correctionsByRecord = indexCorrections(corpus.corrections);
-  const classifyExclusion = createExclusionClassifier(corpus.adjacentRules, corpus.quarantine);
-  return (city, stored, options = {}) => {
+  return (city, stored, federalCanonical) => {
     const key = recordKey(city, stored.id);
     const row = applyCorrections(stored, correctionsByRecord.get(key) ?? []);
     const linkChecks: readonly LinkCheck[] = row.url === null ? [] : (checksByUrl.get(row.url) ?? []);
@@ -49,12 +62,31 @@ export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
     const freshness = deriveFreshness({
       url: row.url,
       maxAmount: row.maxAmount,
-      isFederalCanonical: options.federalCanonical === true,
+      isFederalCanonical: federalCanonical,
       linkChecks,
       reviews,
       quoteChecks,
       asOf: corpus.manifest.asOf,
     });
+    return { row, linkChecks, reviews, freshness };
+  };
+}
+
+/**
+ * The freshness of each row, without serializing the record: the review queue asks what tier a record would
+ * hold without its reviews, and deriving the whole record for that was a fifth of `hra reviews due`.
+ */
+export function createFreshnessDeriver(corpus: FreshnessInputs): FreshnessDeriver {
+  const evidenceOf = createRowEvidence(corpus);
+  return (city, stored, options = {}) => evidenceOf(city, stored, options.federalCanonical === true).freshness;
+}
+
+/** Indexes the corpus's evidence, corrections and policy once, and returns the per-row derivation. */
+export function createRecordDeriver(corpus: DerivationInputs): RecordDeriver {
+  const evidenceOf = createRowEvidence(corpus);
+  const classifyExclusion = createExclusionClassifier(corpus.adjacentRules, corpus.quarantine);
+  return (city, stored, options = {}) => {
+    const { row, linkChecks, reviews, freshness } = evidenceOf(city, stored, options.federalCanonical === true);
     const contractor = inferContractor({
       name: row.name,
       description: row.description,

@@ -7,7 +7,7 @@
  */
 import type { ConfidenceTier } from '../contract/vocab-enums.ts';
 import type { Corpus } from '../corpus/corpus-types.ts';
-import { createRecordDeriver } from '../derive/derive-record.ts';
+import { createFreshnessDeriver, createRecordDeriver } from '../derive/derive-record.ts';
 import { DUE_REASONS, visitDueRecords, type DueReason, type DueReviewOptions } from './visit-due-records.ts';
 
 export { DUE_REASONS, type DueReason, type DueReviewOptions } from './visit-due-records.ts';
@@ -45,14 +45,14 @@ export const DEFAULT_DUE_WITHIN_DAYS = 14;
 export function findDueReviews(corpus: Corpus, options: DueReviewOptions): DueReviews {
   const at = { ...corpus, manifest: { ...corpus.manifest, asOf: options.at } };
   const derive = createRecordDeriver(at);
-  const deriveWithout = createRecordDeriver({ ...at, sourceReviews: [] });
+  // The tier without the review needs only freshness: the record itself is derived once, with its reviews.
+  const freshnessWithout = createFreshnessDeriver({ ...at, sourceReviews: [] });
   const due: DueReview[] = [];
   visitDueRecords(corpus, options, ({ city, stored, url, reason, date, review }) => {
     const record = derive(city, stored);
-    const without = deriveWithout(city, stored);
     due.push({
       city, programId: stored.id, name: record.name, url, maxAmount: servedAmount(record.body),
-      reason, tierNow: record.freshness.confidence, tierWithout: without.freshness.confidence, date,
+      reason, tierNow: record.freshness.confidence, tierWithout: freshnessWithout(city, stored).confidence, date,
       ...(review === undefined ? {} : { reviewedAt: review.reviewedAt }),
     });
   });
