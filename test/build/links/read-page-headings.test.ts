@@ -4,7 +4,7 @@ import { headingsText, readPageHeadings } from '../../../build/links/read-page-h
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const wholeText = (bytes: Uint8Array, cap: number) => new TextDecoder('utf-8').decode(bytes.subarray(0, cap));
-// Words of two- and three-byte characters, so that 32 KiB steps cut through characters.
+// Words of two- and three-byte characters, so that a cap or the end of a prefix can fall inside one.
 const filler = (words: number) => Array.from({ length: words }, (_, index) => `mañana-€${index}`).join(' ');
 
 test('stops decoding a long page once it holds the title and the first h1, which read as in the whole page', () => {
@@ -17,7 +17,7 @@ test('stops decoding a long page once it holds the title and the first h1, which
   assert.deepEqual(readPageHeadings(text), readPageHeadings(wholeText(bytes, 1024 * 1024)));
 });
 
-test('decodes up to the cap when the page has no h1, keeping characters cut by the steps whole', () => {
+test('decodes the whole capped body, as before, when the page has no h1', () => {
   const page = `<title>Sin título</title><p>${filler(30_000)}</p><h1>Late heading, past the cap</h1>`;
   const bytes = encode(page);
   const cap = 300_000;
@@ -29,13 +29,15 @@ test('decodes up to the cap when the page has no h1, keeping characters cut by t
   assert.equal(readPageHeadings(all).heading, 'Late heading, past the cap');
 });
 
-test('reads a title or an h1 whose tag straddles a step as the whole page does', () => {
-  for (let shift = 0; shift < 40; shift++) {
-    const page = `${'x'.repeat(32 * 1024 - 20 + shift)}<h1 class="a">Heading</h1>${filler(5_000)}<title>Late title</title>${filler(5_000)}`;
-    const bytes = encode(page);
-    const text = headingsText(bytes, 1024 * 1024);
-    assert.deepEqual(readPageHeadings(text), readPageHeadings(page), `shift ${shift}`);
-    assert.deepEqual(readPageHeadings(text), { title: 'Late title', heading: 'Heading' });
+test('reads the whole page when its title comes after the h1, or the h1 end tag closes past the prefix', () => {
+  const late = `<h1 class="a">Heading</h1>${filler(5_000)}<title>Late title</title>${filler(5_000)}`;
+  assert.deepEqual(readPageHeadings(headingsText(encode(late), 1024 * 1024)), { title: 'Late title', heading: 'Heading' });
+  // The prefix tried holds 64 bytes from `</h1`: with this much white space before its `>`, the end tag closes inside it or past it.
+  for (let spaces = 50; spaces < 70; spaces++) {
+    const page = `<title>Title</title><h1>Heading</h1${' '.repeat(spaces)}>${filler(5_000)}<h1>Second</h1>`;
+    const text = headingsText(encode(page), 1024 * 1024);
+    assert.deepEqual(readPageHeadings(text), { title: 'Title', heading: 'Heading' }, `${spaces} spaces`);
+    assert.deepEqual(readPageHeadings(text), readPageHeadings(page));
   }
 });
 
